@@ -1,0 +1,3 @@
+"""Reference AD rule set (installed as ``scalarlint.rules``)."""
+
+RULES: dict = {}
