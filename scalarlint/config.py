@@ -1,0 +1,286 @@
+"""Configuration: defaults, ``[tool.scalarlint]`` in the nearest ``pyproject.toml``, CLI overrides.
+
+One frozen object travels through a run (and to worker processes), so every part sees the
+same settings.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+ALL_CODES = ("SL101", "SL102", "SL103", "SL104", "SL105", "SL106", "SL107")
+DEFAULT_SELECT = ("SL101", "SL102", "SL103", "SL104", "SL105", "SL106")
+
+DEFAULT_RULE_NAMES = ("rrule", "frule", "pullback", "pushforward")
+DEFAULT_RULE_PATTERNS = (
+    "*_pullback",
+    "*_back",
+    "*_vjp",
+    "*_jvp",
+    "*_pushforward",
+    "rrule_*",
+    "frule_*",
+)
+DEFAULT_RULE_BASES = (
+    "torch.autograd.Function",
+    "torch.autograd.function.Function",
+    "chainer.Function",
+    "chainer.FunctionNode",
+    "chainer.function.Function",
+    "chainer.function_node.FunctionNode",
+    "function_node.FunctionNode",
+    "function.Function",
+)
+DEFAULT_RULE_METHODS = ("backward", "jvp", "vjp", "backward_cpu", "backward_gpu")
+DEFAULT_ARRAY_MODULES = (
+    "np",
+    "numpy",
+    "xp",
+    "cp",
+    "cupy",
+    "jnp",
+    "jax.numpy",
+    "torch",
+    "anp",
+    "autograd.numpy",
+    "array_api_strict",
+    "mx",
+    "dpnp",
+)
+DEFAULT_SCALAR_PARAMS = (
+    "axis",
+    "axes",
+    "dim",
+    "dims",
+    "p",
+    "ord",
+    "keepdims",
+    "keepdim",
+    "dtype",
+    "shape",
+    "size",
+    "n",
+    "ndim",
+    "order",
+    "k",
+    "argnum",
+    "argnums",
+    "out_shape",
+    "in_shape",
+)
+DEFAULT_CONTAINER_PARAMS = (
+    "inputs",
+    "outputs",
+    "grad_outputs",
+    "grad_inputs",
+    "grads",
+    "res",
+    "residuals",
+    "saved",
+    "indexes",
+    "target_input_indexes",
+    "cotangents",
+    "primals",
+    "tangents",
+    "xs",
+    "gs",
+)
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    "build",
+    "dist",
+    "node_modules",
+    "*.egg-info",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+)
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the CLI turns it into exit code 2."""
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = DEFAULT_SELECT
+    ignore: tuple[str, ...] = ()
+    scope: str = "rules"
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    rule_names: tuple[str, ...] = DEFAULT_RULE_NAMES
+    rule_patterns: tuple[str, ...] = DEFAULT_RULE_PATTERNS
+    rule_base_classes: tuple[str, ...] = DEFAULT_RULE_BASES
+    rule_methods: tuple[str, ...] = DEFAULT_RULE_METHODS
+    array_modules: tuple[str, ...] = DEFAULT_ARRAY_MODULES
+    scalar_params: tuple[str, ...] = DEFAULT_SCALAR_PARAMS
+    container_params: tuple[str, ...] = DEFAULT_CONTAINER_PARAMS
+    allow_scalar_import: str = "scalarlint.runtime"
+    respect_gitignore: bool = True
+    root: str = field(default=".", compare=False)
+
+    def enabled_codes(self) -> frozenset[str]:
+        chosen = _expand(self.select)
+        return frozenset(chosen - _expand(self.ignore))
+
+    def codes_for_file(self, path: str) -> frozenset[str]:
+        """Enabled codes minus ``per-file-ignores`` patterns matching ``path`` (relative to root)."""
+        codes = set(self.enabled_codes())
+        rel = _relative(path, self.root)
+        for pattern, ignored in self.per_file_ignores:
+            if fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(Path(rel).name, pattern):
+                codes -= _expand(ignored)
+        return frozenset(codes)
+
+    def is_rule_name(self, name: str) -> bool:
+        return name in self.rule_names or any(fnmatch.fnmatchcase(name, p) for p in self.rule_patterns)
+
+    def with_overrides(self, **changes: Any) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _relative(path: str, root: str) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _expand(codes: tuple[str, ...] | list[str]) -> set[str]:
+    """``ALL``, a full code, or a prefix such as ``SL10`` or ``SL``."""
+    out: set[str] = set()
+    for raw in codes:
+        code = raw.strip().upper()
+        if not code:
+            continue
+        if code == "ALL":
+            out.update(ALL_CODES)
+            continue
+        matched = {c for c in ALL_CODES if c.startswith(code)}
+        if not matched:
+            raise ConfigError(f"unknown check code {raw!r}; known: {', '.join(ALL_CODES)}")
+        out |= matched
+    return out
+
+
+_LIST_KEYS = {
+    "select": "select",
+    "ignore": "ignore",
+    "exclude": "exclude",
+    "extend-exclude": "extend_exclude",
+    "rule-names": "rule_names",
+    "rule-patterns": "rule_patterns",
+    "rule-base-classes": "rule_base_classes",
+    "rule-methods": "rule_methods",
+    "array-modules": "array_modules",
+    "scalar-params": "scalar_params",
+    "container-params": "container_params",
+}
+_EXTEND_KEYS = {
+    "extend-rule-names": "rule_names",
+    "extend-rule-patterns": "rule_patterns",
+    "extend-rule-base-classes": "rule_base_classes",
+    "extend-array-modules": "array_modules",
+    "extend-scalar-params": "scalar_params",
+    "extend-container-params": "container_params",
+    "extend-select": "select",
+}
+
+
+def config_from_table(table: dict[str, Any], root: str, base: Config | None = None) -> Config:
+    """Build a Config from a ``[tool.scalarlint]`` table (keys in kebab-case)."""
+    cfg = base or Config()
+    changes: dict[str, Any] = {"root": root}
+    for key, value in table.items():
+        if key in _LIST_KEYS:
+            changes[_LIST_KEYS[key]] = tuple(_str_list(key, value))
+        elif key in _EXTEND_KEYS:
+            attr = _EXTEND_KEYS[key]
+            changes[attr] = tuple(changes.get(attr, getattr(cfg, attr))) + tuple(_str_list(key, value))
+        elif key == "scope":
+            changes["scope"] = _scope(value)
+        elif key == "allow-scalar-import":
+            if not isinstance(value, str):
+                raise ConfigError("allow-scalar-import must be a module path string")
+            changes["allow_scalar_import"] = value
+        elif key == "respect-gitignore":
+            changes["respect_gitignore"] = bool(value)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError("per-file-ignores must be a table of pattern = [codes]")
+            changes["per_file_ignores"] = tuple((str(k), tuple(_str_list(key, v))) for k, v in value.items())
+        else:
+            raise ConfigError(f"unknown option {key!r} in [tool.scalarlint]")
+    result = replace(cfg, **changes)
+    result.enabled_codes()  # validate codes early
+    for _, codes in result.per_file_ignores:
+        _expand(codes)
+    return result
+
+
+def _scope(value: Any) -> str:
+    if value not in ("rules", "all"):
+        raise ConfigError(f"scope must be 'rules' or 'all', not {value!r}")
+    return str(value)
+
+
+def _str_list(key: str, value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{key} must be a list of strings")
+    return list(value)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.scalarlint]`` table."""
+    here = start.resolve()
+    if here.is_file():
+        here = here.parent
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and "scalarlint" in _read_toml(candidate).get("tool", {}):
+            return candidate
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def load_config(start: Path | None = None, config_file: Path | None = None) -> Config:
+    """Config from ``config_file`` (a pyproject.toml or a scalarlint.toml), else the nearest pyproject."""
+    if config_file is not None:
+        try:
+            with config_file.open("rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read config {config_file}: {exc}") from exc
+        table = data.get("tool", {}).get("scalarlint", data if "tool" not in data else {})
+        return config_from_table(table, str(config_file.resolve().parent))
+    found = find_pyproject(start or Path.cwd())
+    if found is None:
+        return Config(root=str((start or Path.cwd()).resolve() if (start or Path.cwd()).is_dir() else (start or Path.cwd()).resolve().parent))
+    table = _read_toml(found)["tool"]["scalarlint"]
+    return config_from_table(table, str(found.parent))

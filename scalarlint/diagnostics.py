@@ -1,0 +1,166 @@
+"""The data every part of scalarlint exchanges: diagnostics, fixes and text edits.
+
+Kept free of libcst so that output formats, the LSP server and the fixers can share it
+without paying for the parser. Positions are 1-based rows and 1-based columns counted in
+characters (code points), as in ruff's JSON output, so existing tooling can read ours.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+DOCS_URL = "https://github.com/scalarlint/scalarlint/blob/main/docs/checks.md#{code}"
+
+
+class Severity(str, enum.Enum):
+    """Error: per-element work (a loop over data). Warning: one sync at worst."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Applicability(str, enum.Enum):
+    """ruff's notion: a safe fix keeps behaviour on every backend; an unsafe one needs review."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    row: int
+    column: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"row": self.row, "column": self.column}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two locations (end exclusive) with ``content``."""
+
+    content: str
+    location: Location
+    end_location: Location
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "applicability": self.applicability.value,
+            "message": self.message,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding of one check, ready to report."""
+
+    code: str
+    name: str
+    message: str
+    filename: str
+    location: Location
+    end_location: Location
+    severity: Severity
+    rule: str | None = None
+    fixes: tuple[Fix, ...] = field(default=(), compare=False)
+
+    @property
+    def url(self) -> str:
+        return DOCS_URL.format(code=self.code.lower())
+
+    @property
+    def preferred_fix(self) -> Fix | None:
+        """The fix a one-shot tool applies: the first safe one, else the first unsafe one."""
+        for fix in self.fixes:
+            if fix.applicability is Applicability.SAFE:
+                return fix
+        return self.fixes[0] if self.fixes else None
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.filename, self.location.row, self.location.column, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        """ruff-compatible object plus ``name``, ``severity`` and ``rule``."""
+        fix = self.preferred_fix
+        return {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "severity": self.severity.value,
+            "rule": self.rule,
+            "filename": self.filename,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+            "fix": fix.to_json() if fix else None,
+            "url": self.url,
+            "noqa_row": self.location.row,
+        }
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A path that could not be read or parsed; reported, and the run goes on (exit 2)."""
+
+    filename: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"filename": self.filename, "error": self.message}
+
+
+def offset_of(text: str, location: Location) -> int:
+    """Character offset in ``text`` of a 1-based (row, column) location; lines end in \\n, \\r\\n or \\r."""
+    row = 1
+    index = 0
+    while row < location.row:
+        nl = _next_line_start(text, index)
+        if nl < 0:
+            return len(text)
+        index = nl
+        row += 1
+    return min(index + location.column - 1, len(text))
+
+
+def _next_line_start(text: str, index: int) -> int:
+    for i in range(index, len(text)):
+        ch = text[i]
+        if ch == "\n":
+            return i + 1
+        if ch == "\r":
+            return i + 2 if text[i + 1 : i + 2] == "\n" else i + 1
+    return -1
+
+
+def apply_edits(text: str, edits: list[Edit] | tuple[Edit, ...]) -> str:
+    """Apply non-overlapping edits to ``text``; overlapping ones raise ``ValueError``."""
+    spans = sorted(
+        ((offset_of(text, e.location), offset_of(text, e.end_location), e.content) for e in edits),
+        key=lambda span: (span[0], span[1]),
+    )
+    out: list[str] = []
+    cursor = 0
+    for start, end, content in spans:
+        if start < cursor:
+            raise ValueError("overlapping edits")
+        out.append(text[cursor:start])
+        out.append(content)
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
