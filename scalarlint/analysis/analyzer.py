@@ -1,0 +1,240 @@
+"""The second pass: libcst with metadata on one file, running the checks inside its targets.
+
+Only functions chosen by the first pass (rules, the helpers they reach, or everything under
+``--scope all``) are walked; each walk starts at the outermost target so every node is seen
+once, and a finding is labelled with the innermost rule around it. Code inside
+``with allow_scalar():`` or a function decorated with it is skipped: the author declared the
+intent.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider, ScopeProvider
+
+from scalarlint.analysis.index import lambda_key, lambda_ordinals
+from scalarlint.analysis.inference import Inference, call_name
+from scalarlint.analysis.project import Target
+from scalarlint.analysis.sources import SourceFile
+from scalarlint.checks import ALL_CHECKS
+from scalarlint.checks.base import CheckContext, CheckModule, Finding
+from scalarlint.config import Config
+from scalarlint.diagnostics import Diagnostic, Location
+from scalarlint.suppression import is_suppressed, suppressions
+
+ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
+
+
+class ParseFailure(Exception):
+    """libcst could not parse the file (the message says where)."""
+
+
+def parse_module(text: str) -> cst.Module:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise ParseFailure(f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {exc.message}") from exc
+    except Exception as exc:  # libcst raises plain exceptions for some unsupported syntax
+        raise ParseFailure(f"cannot parse: {exc}") from exc
+
+
+class _KeyCollector(cst.CSTVisitor):
+    """Computes the same function keys as the ast-based first pass."""
+
+    def __init__(self, positions: dict[cst.CSTNode, object]) -> None:
+        self.positions = positions
+        self.stack: list[str] = []
+        self.keys: dict[cst.CSTNode, str] = {}
+        self.lambdas: list[cst.Lambda] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.stack.append(node.name.value)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append(node.name.value)
+        self.keys[node] = ".".join(self.stack)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.lambdas.append(node)
+
+    def finish(self) -> dict[cst.CSTNode, str]:
+        starts = {lam: (self.positions[lam].start.line, self.positions[lam].start.column) for lam in self.lambdas}  # type: ignore[attr-defined]
+        ordinals = lambda_ordinals(list(starts.values()))
+        for lam, (line, col) in starts.items():
+            self.keys[lam] = lambda_key(line, ordinals[(line, col)])
+        return self.keys
+
+
+class _Walker(cst.CSTVisitor):
+    def __init__(self, analyzer: "FileAnalyzer", label_of: dict[cst.CSTNode, Target]) -> None:
+        self.analyzer = analyzer
+        self.label_of = label_of
+        self.labels: list[Target] = []
+        self.functions: list[cst.CSTNode] = []
+        self.ctx: CheckContext | None = None
+        self.findings: list[tuple[Finding, Target]] = []
+
+    def _enter_function(self, node: cst.CSTNode) -> bool:
+        if self.analyzer.allows_scalar(node):
+            return False
+        target = self.label_of.get(node)
+        self.labels.append(target or self.labels[-1])
+        self.functions.append(node)
+        return True
+
+    def _leave_function(self) -> None:
+        self.labels.pop()
+        self.functions.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return self._enter_function(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if self.functions and self.functions[-1] is original_node:
+            self._leave_function()
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        if not self._enter_function(node):
+            return False
+        self._dispatch(node)
+        return True
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        if self.functions and self.functions[-1] is original_node:
+            self._leave_function()
+
+    def visit_With(self, node: cst.With) -> bool:
+        return not self.analyzer.allows_scalar(node)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        keep = super().on_visit(node)
+        if keep and self.functions and not isinstance(node, cst.Lambda):
+            self._dispatch(node)
+        return keep
+
+    def _dispatch(self, node: cst.CSTNode) -> None:
+        checks = self.analyzer.dispatch.get(type(node))
+        if not checks:
+            return
+        ctx = self.analyzer.context
+        ctx.function = self.functions[-1]
+        for check in checks:
+            for finding in check.check(node, ctx):
+                self.findings.append((finding, self.labels[-1]))
+
+
+class FileAnalyzer:
+    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str]) -> None:
+        self.source = source
+        self.config = config
+        self.module = parse_module(source.text)
+        self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        resolved = self.wrapper.resolve_many([PositionProvider, ParentNodeProvider, ScopeProvider])
+        self.positions = resolved[PositionProvider]
+        self.parents = resolved[ParentNodeProvider]
+        self.scopes = resolved[ScopeProvider]
+        self.dispatch: dict[type, list[CheckModule]] = {}
+        for check in ALL_CHECKS:
+            if check.INFO.code in codes:
+                for node_type in check.NODE_TYPES:
+                    self.dispatch.setdefault(node_type, []).append(check)
+        self.context: CheckContext  # set in run()
+
+    def allows_scalar(self, node: cst.CSTNode) -> bool:
+        """``with allow_scalar():`` or a function decorated with ``@allow_scalar``."""
+        exprs: list[cst.BaseExpression] = []
+        if isinstance(node, cst.With):
+            exprs = [item.item for item in node.items]
+        elif isinstance(node, cst.FunctionDef):
+            exprs = [d.decorator for d in node.decorators]
+        for expr in exprs:
+            func = expr.func if isinstance(expr, cst.Call) else expr
+            parts = call_name(func)
+            if parts and parts[-1] in ALLOW_NAMES:
+                return True
+            if isinstance(func, cst.Name):
+                scope = self.scopes.get(func)
+                if scope is not None:
+                    for qn in scope.get_qualified_names_for(func):
+                        if qn.name.rsplit(".", 1)[-1] in ALLOW_NAMES:
+                            return True
+        return False
+
+    def run(self, targets: dict[str, Target]) -> list[Diagnostic]:
+        collector = _KeyCollector(self.positions)  # type: ignore[arg-type]
+        self.wrapper.module.visit(collector)
+        keys = collector.finish()
+        label_of = {node: targets[key] for node, key in keys.items() if key in targets}
+        inference = Inference(self.config, self.scopes, self.parents, set(label_of))  # type: ignore[arg-type]
+        self.context = CheckContext(inference=inference, parents=self.parents, function=self.module, source_of=self.module.code_for_node)  # type: ignore[arg-type]
+        walker = _Walker(self, label_of)
+        for node in _outermost(label_of, self.parents):
+            if self._inside_allow_scalar(node):
+                continue
+            walker.labels = [label_of[node]]
+            walker.functions = []
+            node.visit(walker)
+        return self._diagnostics(walker.findings)
+
+    def _inside_allow_scalar(self, node: cst.CSTNode) -> bool:
+        parent = self.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, (cst.With, cst.FunctionDef)) and self.allows_scalar(parent):
+                return True
+            parent = self.parents.get(parent)
+        return False
+
+    def _diagnostics(self, findings: list[tuple[Finding, Target]]) -> list[Diagnostic]:
+        from scalarlint.checks import BY_CODE
+
+        if not findings:
+            return []
+        table = suppressions(self.source.text)
+        out: list[Diagnostic] = []
+        seen: set[tuple[str, int]] = set()
+        for finding, target in findings:
+            if (finding.code, id(finding.node)) in seen:
+                continue
+            seen.add((finding.code, id(finding.node)))
+            span = self.positions[finding.node]
+            if is_suppressed(table, finding.code, span.start.line, span.end.line):
+                continue
+            info = BY_CODE[finding.code].INFO
+            rule = target.rule or None
+            message = finding.message
+            if target.is_helper and rule:
+                message += f" (in a helper reached from rule `{rule}`)"
+            out.append(
+                Diagnostic(
+                    code=finding.code,
+                    name=info.name,
+                    message=message,
+                    filename=self.source.path,
+                    location=Location(span.start.line, span.start.column + 1),
+                    end_location=Location(span.end.line, span.end.column + 1),
+                    severity=finding.severity,
+                    rule=rule,
+                )
+            )
+        return sorted(out, key=Diagnostic.sort_key)
+
+
+def _outermost(label_of: dict[cst.CSTNode, Target], parents: dict[cst.CSTNode, cst.CSTNode]) -> Iterable[cst.CSTNode]:
+    for node in label_of:
+        parent = parents.get(node)
+        nested = False
+        while parent is not None:
+            if parent in label_of:
+                nested = True
+                break
+            parent = parents.get(parent)
+        if not nested:
+            yield node

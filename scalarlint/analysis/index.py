@@ -1,0 +1,252 @@
+"""The cheap first pass: which functions of a module are AD rules, and what they call.
+
+It runs on Python's own ``ast`` (about ten times faster to parse than libcst), on every file
+of the run, so that libcst and its metadata are paid for only in files that hold a rule or a
+helper reached from one. Functions are named by *keys* that the libcst pass computes the same
+way (see ``function_keys``): dotted qualified names for ``def``s, ``<lambda>@LINE#K`` for the
+K-th lambda starting on a line.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from scalarlint.config import Config
+
+DEFVJP_NAMES = frozenset({"defvjp", "defjvp", "defvjp_argnum", "defjvp_argnum", "defvjps", "defjvps"})
+CUSTOM_RULE_METHODS = frozenset({"defvjp", "defjvp", "defjvps", "defvjps"})
+
+
+@dataclass
+class FunctionEntry:
+    key: str
+    name: str
+    line: int
+    parent: str | None
+    is_rule: bool = False
+    reason: str = ""
+    class_name: str | None = None
+    calls: list[tuple[str, ...]] = field(default_factory=list)
+
+
+@dataclass
+class ModuleIndex:
+    """What the first pass learns about one module; small and picklable."""
+
+    path: str
+    module: str
+    package: str
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
+    functions: dict[str, FunctionEntry] = field(default_factory=dict)
+    top_level: dict[str, str] = field(default_factory=dict)  # public name -> function key
+    class_bases: dict[str, list[str]] = field(default_factory=dict)
+
+    def rule_keys(self) -> list[str]:
+        return [k for k, f in self.functions.items() if f.is_rule]
+
+
+def lambda_key(line: int, ordinal: int) -> str:
+    return f"<lambda>@{line}#{ordinal}"
+
+
+def lambda_ordinals(positions: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """Number lambdas left to right within each line; ast and libcst columns differ in unit
+    (bytes vs characters) but agree in order, so both passes get the same keys."""
+    ordinals: dict[tuple[int, int], int] = {}
+    per_line: dict[int, int] = {}
+    for line, col in sorted(positions):
+        ordinals[(line, col)] = per_line.get(line, 0)
+        per_line[line] = ordinals[(line, col)] + 1
+    return ordinals
+
+
+class _Indexer(ast.NodeVisitor):
+    def __init__(self, index: ModuleIndex, config: Config) -> None:
+        self.index = index
+        self.config = config
+        self.stack: list[str] = []  # qualified-name parts (classes and functions)
+        self.func_stack: list[FunctionEntry] = []
+        self.class_stack: list[str] = []
+        self.lambda_ordinal: dict[tuple[int, int], int] = {}
+        self.rule_lambdas: set[tuple[int, int]] = set()
+        self.rule_names_passed: set[str] = set()
+
+    # -- imports -----------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.index.imports[alias.asname] = alias.name
+            else:
+                head = alias.name.split(".")[0]
+                self.index.imports[head] = head
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = resolve_relative(self.index.package, node.module, node.level)
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            self.index.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+
+    # -- definitions -----------------------------------------------------------------
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        qual = ".".join([*self.stack, node.name])
+        self.index.class_bases[qual] = [dotted_name(b) for b in node.bases if dotted_name(b)]
+        for deco in node.decorator_list:
+            self.visit(deco)
+        self.stack.append(node.name)
+        self.class_stack.append(qual)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.class_stack.pop()
+        self.stack.pop()
+
+    def _enter_function(self, key: str, name: str, line: int, in_class: str | None) -> FunctionEntry:
+        parent = self.func_stack[-1] if self.func_stack else None
+        entry = FunctionEntry(key=key, name=name, line=line, parent=parent.key if parent else None, class_name=in_class)
+        if parent is not None and parent.is_rule:
+            entry.is_rule, entry.reason = True, f"defined inside rule {parent.key}"
+        elif self.config.is_rule_name(name):
+            entry.is_rule, entry.reason = True, "name"
+        self.index.functions[key] = entry
+        return entry
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for deco in node.decorator_list:
+            self.visit(deco)
+        self.visit(node.args)
+        if node.returns:
+            self.visit(node.returns)
+        key = ".".join([*self.stack, node.name])
+        in_class = self.class_stack[-1] if self.class_stack and self.stack and self.stack[-1] == self.class_stack[-1].split(".")[-1] else None
+        entry = self._enter_function(key, node.name, node.lineno, in_class)
+        if not self.func_stack and not self.class_stack:
+            self.index.top_level[node.name] = key
+        self.func_stack.append(entry)
+        self.stack.append(node.name)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.stack.pop()
+        self.func_stack.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.visit(node.args)
+        ordinal = self.lambda_ordinal[(node.lineno, node.col_offset)]
+        entry = self._enter_function(lambda_key(node.lineno, ordinal), "<lambda>", node.lineno, None)
+        if (node.lineno, node.col_offset) in self.rule_lambdas:
+            entry.is_rule, entry.reason = True, "passed to defvjp"
+        self.func_stack.append(entry)
+        self.visit(node.body)
+        self.func_stack.pop()
+
+    # -- calls -----------------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        if self.func_stack:
+            target = call_target(node.func)
+            if target:
+                self.func_stack[-1].calls.append(target)
+            for arg in node.args:  # functions passed along (map(helper, ...)) are reached too
+                if isinstance(arg, ast.Name):
+                    self.func_stack[-1].calls.append((arg.id,))
+        self.generic_visit(node)
+
+    def _note_defvjp(self, node: ast.Call) -> None:
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name not in DEFVJP_NAMES and name not in CUSTOM_RULE_METHODS and name != "register_autograd":
+            return
+        args = list(node.args)
+        receiver_is_module = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.index.imports
+        if name == "register_autograd":
+            args = args[1:2] + [kw.value for kw in node.keywords if kw.arg in ("backward", "setup_context")]
+        elif isinstance(func, ast.Name) or receiver_is_module:
+            args = args[1:]  # autograd style: defvjp(primitive, vjp_maker, ...)
+        elif name not in CUSTOM_RULE_METHODS:
+            return
+        for arg in args:
+            if isinstance(arg, ast.Lambda):
+                self.rule_lambdas.add((arg.lineno, arg.col_offset))
+            elif isinstance(arg, ast.Name):
+                self.rule_names_passed.add(arg.id)
+            elif isinstance(arg, ast.Attribute):
+                self.rule_names_passed.add(arg.attr)
+
+
+def dotted_name(node: ast.expr) -> str:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def call_target(func: ast.expr) -> tuple[str, ...] | None:
+    name = dotted_name(func)
+    return tuple(name.split(".")) if name else None
+
+
+def resolve_relative(package: str, module: str | None, level: int) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".") if package else []
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    base = ".".join(parts)
+    if module:
+        return f"{base}.{module}" if base else module
+    return base
+
+
+def build_index(tree: ast.Module, path: str, module: str, package: str, config: Config) -> ModuleIndex:
+    index = ModuleIndex(path=path, module=module, package=package)
+    indexer = _Indexer(index, config)
+    # defvjp calls can precede or follow the lambdas/functions they name: note them first.
+    lambdas: list[tuple[int, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            indexer._note_defvjp(node)
+        elif isinstance(node, ast.Lambda):
+            lambdas.append((node.lineno, node.col_offset))
+    indexer.lambda_ordinal = lambda_ordinals(lambdas)
+    indexer.visit(tree)
+    for key, entry in index.functions.items():
+        if not entry.is_rule and entry.name in indexer.rule_names_passed:
+            entry.is_rule, entry.reason = True, "passed to defvjp"
+    _mark_rule_methods(index, config)
+    _propagate_closures(index)
+    return index
+
+
+def _mark_rule_methods(index: ModuleIndex, config: Config) -> None:
+    rule_classes = {cls for cls in index.class_bases if _derives_from_rule_base(cls, index, config, set())}
+    for entry in index.functions.values():
+        if entry.class_name in rule_classes and entry.name in config.rule_methods and not entry.is_rule:
+            entry.is_rule, entry.reason = True, f"{entry.name} of an autograd function class"
+
+
+def _derives_from_rule_base(cls: str, index: ModuleIndex, config: Config, seen: set[str]) -> bool:
+    if cls in seen:
+        return False
+    seen.add(cls)
+    for base in index.class_bases.get(cls, []):
+        head, _, rest = base.partition(".")
+        resolved = index.imports.get(head, head) + (f".{rest}" if rest else "")
+        for wanted in config.rule_base_classes:
+            if resolved == wanted or resolved.endswith("." + wanted) or base == wanted:
+                return True
+        if base in index.class_bases and _derives_from_rule_base(base, index, config, seen):
+            return True
+    return False
+
+
+def _propagate_closures(index: ModuleIndex) -> None:
+    """Functions defined inside a rule are rules; parents precede children in the dict."""
+    for entry in index.functions.values():
+        parent = index.functions.get(entry.parent) if entry.parent else None
+        if parent is not None and parent.is_rule and not entry.is_rule:
+            entry.is_rule, entry.reason = True, f"defined inside rule {parent.key}"

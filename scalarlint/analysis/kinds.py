@@ -1,0 +1,97 @@
+"""The abstract values the inference assigns to expressions.
+
+Only what the checks need: is it an array (and of which rank, if known), a 0-d device
+value, a host integer (and where it comes from), or something that is never an array.
+``UNKNOWN`` is the honest answer far more often than a guess, and it is never reported.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Tag(enum.Enum):
+    ARRAY = "array"  # a device array of rank >= 0 (rank may be unknown)
+    DEVICE_SCALAR = "device-scalar"  # a 0-d device array: reduction or argmax result
+    HOST_INT = "host-int"
+    HOST_SCALAR = "host-scalar"  # float, bool, str, None, dtype: never an array
+    SHAPE = "shape"  # a tuple of host ints
+    ARRAY_SEQ = "array-seq"  # a tuple/list of arrays (cotangents, saved tensors)
+    CONTAINER = "container"  # any other Python container
+    MODULE = "module"  # an array module or namespace (np, xp, cp, torch, jnp)
+    FUNCTION = "function"
+    OBJECT = "object"  # self, ctx, and other non-array objects
+    UNKNOWN = "unknown"
+
+
+class Origin(enum.IntEnum):
+    """Where a host integer comes from; the higher wins when two assignments meet."""
+
+    LITERAL = 0
+    STRUCTURAL = 1  # ndim, small counts, lengths of Python containers
+    PARAM = 2  # an integer parameter of the rule
+    DATA = 3  # derived from a data size (len(x), x.shape[k], x.size) or a search over data
+
+
+@dataclass(frozen=True)
+class Kind:
+    tag: Tag
+    rank: int | None = None
+    boolean: bool = False
+    origin: Origin = Origin.LITERAL
+    is_none: bool = False
+
+    @property
+    def is_array(self) -> bool:
+        return self.tag is Tag.ARRAY
+
+    @property
+    def is_device(self) -> bool:
+        return self.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR)
+
+    @property
+    def is_host_int(self) -> bool:
+        return self.tag is Tag.HOST_INT
+
+
+UNKNOWN = Kind(Tag.UNKNOWN)
+OBJECT = Kind(Tag.OBJECT)
+MODULE = Kind(Tag.MODULE)
+FUNCTION = Kind(Tag.FUNCTION)
+CONTAINER = Kind(Tag.CONTAINER)
+ARRAY_SEQ = Kind(Tag.ARRAY_SEQ)
+SHAPE = Kind(Tag.SHAPE)
+HOST_SCALAR = Kind(Tag.HOST_SCALAR)
+NONE = Kind(Tag.HOST_SCALAR, is_none=True)
+DEVICE_SCALAR = Kind(Tag.DEVICE_SCALAR)
+
+
+def array(rank: int | None = None, boolean: bool = False) -> Kind:
+    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean)
+
+
+def host_int(origin: Origin = Origin.LITERAL) -> Kind:
+    return Kind(Tag.HOST_INT, origin=origin)
+
+
+def combine(kinds: list[Kind]) -> Kind:
+    """What a name is when several assignments reach it: agree, or be unknown."""
+    real = [k for k in kinds if not k.is_none]
+    if not real:
+        return kinds[0] if kinds else UNKNOWN
+    first = real[0]
+    tags = {k.tag for k in real}
+    if len(tags) == 1:
+        ranks = {k.rank for k in real}
+        return Kind(
+            first.tag,
+            rank=ranks.pop() if len(ranks) == 1 else None,
+            boolean=all(k.boolean for k in real),
+            origin=max(k.origin for k in real),
+        )
+    if tags == {Tag.ARRAY, Tag.DEVICE_SCALAR}:
+        return array()
+    if tags == {Tag.HOST_INT, Tag.HOST_SCALAR}:
+        return HOST_SCALAR
+    return UNKNOWN

@@ -1,0 +1,121 @@
+"""Project-wide reach: which functions of the checked tree a rule calls, directly or not.
+
+Calls are resolved by name through each module's imports (relative imports and one level of
+re-export included), which is exact for the helper calls AD code makes and costs nothing
+compared with parsing. A helper remembers the first rule (in a deterministic order) that
+reaches it, so its findings can say why it was checked.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from scalarlint.analysis.index import ModuleIndex
+
+
+@dataclass(frozen=True)
+class Target:
+    """A function the second pass checks, and the AD rule that puts it in scope."""
+
+    rule: str  # display name of the rule, e.g. "rrule_norm.pullback" or "mod:Norm.backward"
+    is_helper: bool
+
+
+def module_name_for(path: Path) -> tuple[str, str]:
+    """Dotted module name and package of a file, found by walking up ``__init__.py`` folders."""
+    path = path.resolve()
+    parts = [] if path.stem == "__init__" else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    module = ".".join(parts)
+    package = module if path.stem == "__init__" else ".".join(parts[:-1])
+    return module, package
+
+
+def display_key(key: str) -> str:
+    if key.startswith("<lambda>@"):
+        line = key[len("<lambda>@") :].split("#")[0]
+        return f"<lambda at line {line}>"
+    return key
+
+
+class Project:
+    def __init__(self, indexes: list[ModuleIndex]) -> None:
+        self.by_module: dict[str, ModuleIndex] = {}
+        for index in indexes:
+            self.by_module.setdefault(index.module, index)
+        self.indexes = indexes
+
+    def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[ModuleIndex, str] | None:
+        if depth > 3:
+            return None
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            index = self.by_module.get(".".join(parts[:cut]))
+            if index is None:
+                continue
+            rest = ".".join(parts[cut:])
+            if rest in index.functions:
+                return index, rest
+            if cut == len(parts) - 1 and parts[-1] in index.imports:  # re-exported helper
+                return self.resolve_dotted(index.imports[parts[-1]], depth + 1)
+        return None
+
+    def resolve_call(self, index: ModuleIndex, caller: str, target: tuple[str, ...]) -> tuple[ModuleIndex, str] | None:
+        entry = index.functions[caller]
+        head = target[0]
+        if len(target) == 1:
+            scope = caller
+            while scope:  # nested functions visible from the caller, innermost first
+                candidate = f"{scope}.{head}"
+                if candidate in index.functions:
+                    return index, candidate
+                scope = scope.rpartition(".")[0]
+            if head in index.top_level:
+                return index, index.top_level[head]
+            if head in index.imports:
+                return self.resolve_dotted(index.imports[head])
+            return None
+        if head in ("self", "cls") and entry.class_name and len(target) == 2:
+            key = f"{entry.class_name}.{target[1]}"
+            return (index, key) if key in index.functions else None
+        local = ".".join(target)
+        if local in index.functions:  # Class.staticmethod(...)
+            return index, local
+        if head in index.imports:
+            return self.resolve_dotted(".".join([index.imports[head], *target[1:]]))
+        return None
+
+    def targets(self, scope_all: bool = False) -> dict[str, dict[str, Target]]:
+        """Per file path: the function keys to check and why."""
+        out: dict[str, dict[str, Target]] = {index.path: {} for index in self.indexes}
+        queue: deque[tuple[ModuleIndex, str, str, str]] = deque()
+        for index in sorted(self.indexes, key=lambda i: i.path):
+            for key in index.rule_keys():
+                label = display_key(key)
+                out[index.path][key] = Target(rule=label, is_helper=False)
+                queue.append((index, key, label, index.module))
+        if scope_all:
+            for index in self.indexes:
+                for key in index.functions:
+                    out[index.path].setdefault(key, Target(rule="", is_helper=True))
+        while queue:
+            index, key, label, rule_module = queue.popleft()
+            for call in index.functions[key].calls:
+                found = self.resolve_call(index, key, call)
+                if found is None:
+                    continue
+                callee_index, callee = found
+                seen = out[callee_index.path]
+                if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
+                    continue
+                shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
+                seen[callee] = Target(rule=shown, is_helper=True)
+                queue.append((callee_index, callee, label, rule_module))
+        return out

@@ -1,0 +1,63 @@
+"""Reading source files the way Python does, so that nothing is lost on the way back.
+
+A run must survive bad input: undecodable bytes, binary files and unreadable paths become a
+per-file ``FileError`` and the run continues. The decoded text keeps its line endings; the
+encoding and BOM are remembered so that a fixer can write the file back unchanged around its
+edits.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+from scalarlint.diagnostics import FileError
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str
+    text: str
+    encoding: str  # as tokenize names it; "utf-8-sig" means the file starts with a BOM
+    raw: bytes
+
+    @property
+    def newline(self) -> str:
+        """The file's dominant line ending, used for lines a fixer adds."""
+        crlf = self.text.count("\r\n")
+        lf = self.text.count("\n") - crlf
+        cr = self.text.count("\r") - crlf
+        if crlf >= lf and crlf >= cr and crlf:
+            return "\r\n"
+        if cr > lf:
+            return "\r"
+        return "\n"
+
+
+def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
+    """Decode bytes with Python's own rules (BOM, PEP 263 cookie, default UTF-8)."""
+    if b"\x00" in raw[:8192]:
+        return FileError(path, "binary file (contains NUL bytes); not Python source")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(encoding)
+    except (SyntaxError, LookupError) as exc:
+        return FileError(path, f"cannot determine the encoding: {exc}")
+    except UnicodeDecodeError as exc:
+        return FileError(path, f"cannot decode as {exc.encoding}: byte {exc.start} ({exc.reason})")
+    return SourceFile(path=path, text=text, encoding=encoding, raw=raw)
+
+
+def read_source(path: str | Path) -> SourceFile | FileError:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        return FileError(str(path), f"cannot read: {exc.strerror or exc}")
+    return decode_source(raw, str(path))
+
+
+def encode_text(text: str, encoding: str) -> bytes:
+    """Inverse of ``decode_source`` for the same encoding (a BOM is written back by utf-8-sig)."""
+    return text.encode(encoding)

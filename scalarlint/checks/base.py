@@ -1,0 +1,135 @@
+"""What a check is, and what it sees while it runs.
+
+A check is a module with ``INFO`` (its code, name and documentation) and a function
+``check(node, ctx)`` called for each node of the types in ``NODE_TYPES`` inside a checked
+function, in source order (parents before children). A check may *claim* sub-nodes so that a
+more general check does not report the same access twice (``float(x[i])`` is one SL105, not
+also an SL101).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+import libcst as cst
+
+from scalarlint.analysis.inference import Inference, call_name, positional
+from scalarlint.analysis.kinds import Tag
+from scalarlint.diagnostics import Severity
+
+
+@dataclass(frozen=True)
+class CheckInfo:
+    code: str
+    name: str
+    summary: str
+    doc: str  # Markdown: what it flags, why it hurts on a GPU, example, what to write instead
+    default_enabled: bool = True
+
+
+@dataclass
+class Finding:
+    """A check's raw result, still tied to its node; the engine turns it into a Diagnostic."""
+
+    code: str
+    node: cst.CSTNode
+    message: str
+    severity: Severity
+    data: dict[str, object] = field(default_factory=dict)
+
+
+class CheckModule(Protocol):
+    INFO: CheckInfo
+    NODE_TYPES: tuple[type[cst.CSTNode], ...]
+
+    def check(self, node: cst.CSTNode, ctx: "CheckContext") -> Iterable[Finding]: ...
+
+
+@dataclass
+class CheckContext:
+    inference: Inference
+    parents: dict[cst.CSTNode, cst.CSTNode]
+    function: cst.CSTNode  # the innermost checked function around the node
+    claimed: set[int] = field(default_factory=set)
+    source_of: Callable[[cst.CSTNode], str] = lambda node: ""
+
+    def claim(self, node: cst.CSTNode) -> None:
+        for sub in _walk(node):
+            self.claimed.add(id(sub))
+
+    def is_claimed(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.claimed
+
+    # -- loops --------------------------------------------------------------------------
+    def enclosing_loops(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """For, While and comprehension loops around ``node`` inside its function, innermost first."""
+        loops: list[cst.CSTNode] = []
+        child = node
+        parent = self.parents.get(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.Module)):
+            if isinstance(parent, (cst.For, cst.While)) and child is not getattr(parent, "iter", None) and child is not getattr(parent, "orelse", None):
+                loops.append(parent)
+            elif isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                if child is not parent.for_in:
+                    loops.append(parent.for_in)
+            elif isinstance(parent, cst.CompFor) and child is not parent.iter:
+                loops.append(parent)
+            child, parent = parent, self.parents.get(parent)
+        return loops
+
+    def is_data_loop(self, loop: cst.CSTNode) -> bool:
+        if isinstance(loop, cst.While):
+            return True
+        if isinstance(loop, (cst.For, cst.CompFor)):
+            return self.iterates_data(loop.iter)
+        return False
+
+    def iterates_data(self, iterable: cst.BaseExpression) -> bool:
+        inference = self.inference
+        if isinstance(iterable, cst.Call):
+            parts = call_name(iterable.func)
+            args = positional(iterable)
+            if parts == ["range"]:
+                return inference.range_over_data(iterable)
+            if parts in (["reversed"], ["enumerate"], ["iter"]) and args:
+                return self.iterates_data(args[0])
+            if parts == ["zip"]:
+                return any(self.iterates_data(a) for a in args)
+        kind = inference.kind(iterable)
+        return kind.tag is Tag.ARRAY
+
+    def in_data_loop(self, node: cst.CSTNode) -> bool:
+        return any(self.is_data_loop(loop) for loop in self.enclosing_loops(node))
+
+    def severity_for(self, node: cst.CSTNode) -> Severity:
+        return Severity.ERROR if self.in_data_loop(node) else Severity.WARNING
+
+    def is_store_target(self, node: cst.Subscript) -> bool:
+        """True when the subscript is written (``x[i] = v``, ``x[i] += v``, ``del x[i]``)."""
+        child: cst.CSTNode = node
+        parent = self.parents.get(node)
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.StarredElement)):
+            child, parent = parent, self.parents.get(parent)
+        if isinstance(parent, cst.AssignTarget):
+            return True
+        if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is child:
+            return True
+        if isinstance(parent, cst.Del):
+            return True
+        if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child:
+            return True
+        return False
+
+
+def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:
+    text = " ".join(ctx.source_of(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,68 @@
+"""SL101 scalar-getindex: reading one element of a device array with host-integer indices."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+
+INFO = CheckInfo(
+    code="SL101",
+    name="scalar-getindex",
+    summary="Reading one element of an array with host-integer indices",
+    doc="""\
+## What it flags
+Reading a single element of an array inside an AD rule (or a helper a rule calls) with
+host-integer indices: `x[i]`, `x[-1]`, `x[i, j]` where every axis gets a Python int (from a
+literal, `range`, `len`, `.shape[k]`, `int(...)`, or arithmetic on those).
+
+## Why it hurts on a GPU
+On CuPy or PyTorch CUDA, `x[i]` is a 0-d device view; the first host use of it (`if`,
+`float()`, Python arithmetic with host values, printing) waits for the device: a sync.
+Inside a loop over the data it is one kernel launch and often one sync **per element**,
+orders of magnitude slower than one vectorized kernel. Strict backends (JAX tracing, CUDA.jl
+with `allowscalar(false)`, `scalarlint.runtime.StrictArray`) reject it outright.
+Reported as an error inside a loop over data, as a warning for a single access.
+
+Not flagged: indexing tuples, lists, dicts and `x.shape`; slices (`x[i:i+1]`, `x[i, :]`);
+integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel, no sync);
+an int on the leading axis of an array of rank 2 or more (a row, not an element).
+
+## Example
+```python
+def rrule_norm_inf(x):
+    y = xp.max(xp.abs(x))
+    def pullback(dy):
+        dx = xp.zeros_like(x)
+        i = len(x) - 1
+        dx[i] = xp.sign(x[i]) * dy      # SL102 and SL101
+        return (dx,)
+    return y, pullback
+```
+
+## What to write instead
+A size-1 view keeps the value on the device: `xp.sign(x[i:i+1])`, `x[-1:]`. For a single,
+intended access, wrap it in `with allow_scalar():` (from `scalarlint.runtime`). Inside a
+loop, vectorize the loop instead (`xp.where`, reductions, `argmax` of a mask).
+""",
+)
+
+NODE_TYPES = (cst.Subscript,)
+
+
+def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
+    assert isinstance(node, cst.Subscript)
+    if ctx.is_claimed(node) or ctx.is_store_target(node):
+        return
+    if not ctx.inference.selects_element(node):
+        return
+    severity = ctx.severity_for(node)
+    where = "inside a loop over data: one launch and one sync per element" if severity.value == "error" else "a host sync as soon as the value is used on the host"
+    yield Finding(
+        INFO.code,
+        node,
+        f"scalar read `{short(ctx, node)}` of a device array: {where}; use a size-1 slice, vectorize, or `allow_scalar()`",
+        severity,
+    )

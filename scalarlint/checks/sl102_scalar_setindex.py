@@ -1,0 +1,58 @@
+"""SL102 scalar-setindex: writing one element of a device array with host-integer indices."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+
+INFO = CheckInfo(
+    code="SL102",
+    name="scalar-setindex",
+    summary="Writing one element of an array (`=`, `+=`, ...) with host-integer indices",
+    doc="""\
+## What it flags
+Assigning to a single element of an array inside an AD rule: `dx[i] = v`, `dx[i] += v`,
+`dx[i, j] = v`, `del`-free element writes, with host-integer indices on every axis.
+
+## Why it hurts on a GPU
+Each element write is its own kernel launch on CuPy / PyTorch CUDA; a loop of them is one
+launch per element, and the value written usually comes from a scalar read that syncs. JAX
+arrays are immutable and reject it; strict backends raise. It also makes the rule hostile to
+second derivatives (mutation).
+
+## Example
+```python
+def pullback(dy):
+    dx = xp.zeros_like(x)
+    for i in range(len(x)):
+        dx[i] = dy * x[i]     # SL102 (error: inside a loop over data) and SL101
+    return (dx,)
+```
+
+## What to write instead
+Vectorize: `dx = dy * x`. For one element, write a size-1 view (`dx[i:i+1] = ...`), a
+scatter with a device index (`dx[i_dev] = v`), a one-hot `xp.where(xp.arange(n) == i, v, 0)`,
+or mark the intent with `with allow_scalar():`.
+""",
+)
+
+NODE_TYPES = (cst.Subscript,)
+
+
+def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
+    assert isinstance(node, cst.Subscript)
+    if ctx.is_claimed(node) or not ctx.is_store_target(node):
+        return
+    if not ctx.inference.selects_element(node):
+        return
+    severity = ctx.severity_for(node)
+    where = "inside a loop over data: one kernel launch per element" if severity.value == "error" else "one kernel launch, and rejected by strict backends"
+    yield Finding(
+        INFO.code,
+        node,
+        f"scalar write to `{short(ctx, node)}`: {where}; write a size-1 view, vectorize, or use `allow_scalar()`",
+        severity,
+    )

@@ -1,0 +1,224 @@
+"""SL103 search-loop: scanning elements in Python to find an index (findfirst/findlast)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+import libcst.matchers as m
+
+from scalarlint.analysis.inference import call_name, positional
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.diagnostics import Severity
+
+INFO = CheckInfo(
+    code="SL103",
+    name="search-loop",
+    summary="A loop, generator or comprehension that scans elements for an index",
+    doc="""\
+## What it flags
+findfirst/findlast written in Python inside an AD rule:
+- a `for i in range(...)` loop whose body tests an element (`if abs(x[i]) == y:`) and then
+  remembers `i`, `break`s or `return`s;
+- a `while` loop stepping an index while it tests elements;
+- `next(i for i in range(n) if x[i] == m)`, `[i for i in ... if ...][-1]`, `max(i for ...)`;
+- `xp.flatnonzero(mask)[-1]`, `xp.nonzero(mask)[0][0]`, `xp.where(mask)[0][-1]`.
+
+## Why it hurts on a GPU
+Every iteration reads one element: a kernel launch and a device-to-host sync **per element**
+(the Julia report that started this project: `findlast` in ChainRules' `norm(x, Inf)`
+pullback fails with "Scalar indexing is disallowed"). The `nonzero` forms sync once but
+produce a data-dependent shape, which strict backends and graph capture reject.
+
+## Example
+```python
+def pullback(dy):
+    i = -1
+    for j in range(len(x)):
+        if abs(x[j]) == y:      # SL103
+            i = j
+    dx = xp.zeros_like(x)
+    dx[i] = xp.sign(x[i]) * dy
+    return (dx,)
+```
+
+## What to write instead
+Keep the search on the device: with `mask = xp.abs(x) == y`, the first match is
+`xp.argmax(mask)` and the last is `n - 1 - xp.argmax(xp.flip(mask))`, both 0-d device
+arrays. Use that index directly (`dx[i] = v` is a scatter kernel) or one-hot
+`xp.where(xp.arange(n) == i, v, 0)`; never as a slice bound (that syncs). If no element may
+match, the result differs (argmax returns 0): check `xp.any(mask)` on the device.
+""",
+)
+
+NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)
+
+SEARCH_CALLS = {"flatnonzero", "nonzero", "argwhere", "where"}
+
+
+def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
+    if ctx.is_claimed(node):
+        return
+    if isinstance(node, cst.For):
+        yield from _for_loop(node, ctx)
+    elif isinstance(node, cst.While):
+        yield from _while_loop(node, ctx)
+    elif isinstance(node, cst.Call):
+        yield from _generator_search(node, ctx)
+    elif isinstance(node, cst.Subscript):
+        yield from _nonzero_search(node, ctx)
+
+
+def _loop_index(node: cst.For, ctx: CheckContext) -> tuple[str, bool] | None:
+    """The loop variable and whether the loop runs backwards, for loops over element indices."""
+    it = node.iter
+    reverse = False
+    if isinstance(it, cst.Call) and call_name(it.func) == ["reversed"] and positional(it):
+        it, reverse = positional(it)[0], True
+    if not (isinstance(it, cst.Call) and call_name(it.func) == ["range"] and isinstance(node.target, cst.Name)):
+        return None
+    args = positional(it)
+    if len(args) == 3 and isinstance(args[2], cst.UnaryOperation) and isinstance(args[2].operator, cst.Minus):
+        reverse = not reverse
+    return node.target.value, reverse
+
+
+def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> list[cst.Subscript]:
+    """Element reads of device arrays in ``expr`` whose index uses ``index_name``."""
+    found: list[cst.Subscript] = []
+    for sub in m.findall(expr, m.Subscript()):
+        assert isinstance(sub, cst.Subscript)
+        names = {n.value for n in m.findall(sub.slice[0], m.Name())} if sub.slice else set()  # type: ignore[arg-type]
+        if index_name in names and ctx.inference.selects_element(sub):
+            found.append(sub)
+    return found
+
+
+def _remembers(body: cst.CSTNode, index_name: str) -> tuple[bool, bool]:
+    """(stores or returns the index, leaves the loop early) within an ``if`` body."""
+    stores = bool(
+        m.findall(body, m.Assign(value=m.Name(index_name)))
+        or m.findall(body, m.Return(value=m.Name(index_name)))
+        or m.findall(body, m.Assign(value=m.BinaryOperation(left=m.Name(index_name))))
+    )
+    leaves = bool(m.findall(body, m.Break()) or m.findall(body, m.Return()))
+    return stores, leaves
+
+
+def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
+    loop = _loop_index(node, ctx)
+    if loop is None:
+        return
+    index_name, reverse = loop
+    for branch in m.findall(node.body, m.If()):
+        assert isinstance(branch, cst.If)
+        reads = _element_reads(branch.test, index_name, ctx)
+        if not reads:
+            continue
+        stores, leaves = _remembers(branch.body, index_name)
+        if not stores:
+            continue
+        last = (reverse and leaves) or (not reverse and not leaves)
+        style = "findlast" if last else "findfirst"
+        ctx.claim(branch.test)
+        array = short(ctx, reads[0].value)
+        yield Finding(
+            INFO.code,
+            node,
+            f"{style}-style search loop over `{array}`: one kernel launch and one sync per element; "
+            f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
+            Severity.ERROR,
+            data={"style": style, "index": index_name, "branch": branch},
+        )
+        return
+
+
+def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
+    steps = m.findall(node.body, m.AugAssign(target=m.Name(), operator=m.AddAssign() | m.SubtractAssign()))
+    for step in steps:
+        assert isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name)
+        reads = _element_reads(node.test, step.target.value, ctx)
+        if reads:
+            ctx.claim(node.test)
+            style = "findlast" if isinstance(step.operator, cst.SubtractAssign) else "findfirst"
+            yield Finding(
+                INFO.code,
+                node,
+                f"{style}-style `while` search over `{short(ctx, reads[0].value)}`: one sync per element; "
+                "build a mask and use `xp.argmax` on the device",
+                Severity.ERROR,
+                data={"style": style, "index": step.target.value},
+            )
+            return
+
+
+def _generator_search(node: cst.Call, ctx: CheckContext) -> Iterable[Finding]:
+    name = call_name(node.func)
+    if name not in (["next"], ["max"], ["min"], ["list"], ["sorted"]) or not node.args:
+        return
+    gen = node.args[0].value
+    if not isinstance(gen, (cst.GeneratorExp, cst.ListComp)):
+        return
+    finding = _comprehension_search(gen, ctx, node, last=name == ["max"])
+    if finding is not None:
+        yield finding
+
+
+def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContext, report: cst.CSTNode, last: bool) -> Finding | None:
+    comp = gen.for_in
+    if not (isinstance(comp.target, cst.Name) and isinstance(gen.elt, cst.Name) and gen.elt.value == comp.target.value):
+        return None
+    reads = [r for cond in comp.ifs for r in _element_reads(cond.test, comp.target.value, ctx)]
+    if not reads:
+        return None
+    for cond in comp.ifs:
+        ctx.claim(cond)
+    style = "findlast" if last else "findfirst"
+    return Finding(
+        INFO.code,
+        report,
+        f"{style}-style search over `{short(ctx, reads[0].value)}` in a generator: one sync per element; "
+        "use `xp.argmax(mask)` on the device",
+        Severity.ERROR,
+        data={"style": style, "index": comp.target.value},
+    )
+
+
+def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
+    """``flatnonzero(mask)[-1]``, ``nonzero(mask)[0][0]``, ``[i for ... if ...][-1]``."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return
+    index = node.slice[0].slice.value
+    literal = isinstance(index, cst.Integer) or (
+        isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus) and isinstance(index.expression, cst.Integer)
+    )
+    if not literal:
+        return
+    last = isinstance(index, cst.UnaryOperation)
+    value = node.value
+    if isinstance(value, cst.ListComp):
+        finding = _comprehension_search(value, ctx, node, last=last)
+        if finding is not None:
+            yield finding
+        return
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):  # nonzero(mask)[0][k]
+        value = value.value
+    if not isinstance(value, cst.Call):
+        return
+    func = ctx.inference.module_call(value)
+    if func is None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "nonzero":
+        func = "nonzero" if ctx.inference.kind(value.func.value).is_array else None
+    if func is None or func.rsplit(".", 1)[-1] not in SEARCH_CALLS:
+        return
+    if func.endswith("where") and len(positional(value)) != 1:
+        return
+    ctx.claim(node.value)
+    style = "findlast" if last else "findfirst"
+    yield Finding(
+        INFO.code,
+        node,
+        f"{style} through `{short(ctx, value)}`: a sync and a data-dependent shape; "
+        f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
+        Severity.ERROR,
+        data={"style": style},
+    )

@@ -1,0 +1,77 @@
+"""SL106 data-dependent-shape: results whose size depends on the values in the array."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from scalarlint.analysis.inference import DATA_DEPENDENT, positional
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+
+INFO = CheckInfo(
+    code="SL106",
+    name="data-dependent-shape",
+    summary="`nonzero`, `flatnonzero`, `argwhere`, one-argument `where`, boolean-mask indexing, `unique`",
+    doc="""\
+## What it flags
+Inside an AD rule: `xp.nonzero(m)`, `xp.flatnonzero(m)`, `xp.argwhere(m)`, `xp.where(m)`
+with a single argument, `xp.unique(x)`, `x.nonzero()`, and indexing with a boolean mask
+`x[mask]` / `x[mask] = v`.
+
+## Why it hurts on a GPU
+The size of the result depends on the data, so the host must wait for the device to count
+it before it can allocate the output: a sync. `jax.jit`, CUDA graph capture and other
+strict settings reject data-dependent shapes outright.
+
+## Example
+```python
+def pullback(dy):
+    dx = xp.zeros_like(x)
+    dx[x > 0] = dy[x > 0]        # SL106 twice
+    return (dx,)
+```
+
+## What to write instead
+Fixed-shape masked arithmetic: `dx = xp.where(x > 0, dy, 0)`; reductions of masks
+(`xp.sum(mask)`, `xp.argmax(mask)`) instead of index lists.
+""",
+)
+
+NODE_TYPES = (cst.Call, cst.Subscript)
+
+
+def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
+    if ctx.is_claimed(node):
+        return
+    if isinstance(node, cst.Subscript):
+        if ctx.inference.is_mask_index(node):
+            action = "write through" if ctx.is_store_target(node) else "read through"
+            yield Finding(
+                INFO.code,
+                node,
+                f"{action} the boolean mask in `{short(ctx, node)}`: the size depends on the data (a sync); "
+                "use `xp.where(mask, a, b)`",
+                ctx.severity_for(node),
+            )
+        return
+    assert isinstance(node, cst.Call)
+    func = ctx.inference.module_call(node)
+    name: str | None = None
+    if func is not None:
+        name = func.rsplit(".", 1)[-1]
+        if name == "where" and len(positional(node)) != 1:
+            name = None
+        elif name != "where" and name not in DATA_DEPENDENT:
+            name = None
+    elif isinstance(node.func, cst.Attribute) and node.func.attr.value in ("nonzero", "unique") and ctx.inference.kind(node.func.value).is_array:
+        name = node.func.attr.value
+    if name is None:
+        return
+    yield Finding(
+        INFO.code,
+        node,
+        f"`{name}` returns a data-dependent shape: a sync, and rejected under graph capture or jit; "
+        "use fixed-shape masks (`xp.where`, `xp.argmax`, reductions)",
+        ctx.severity_for(node),
+    )

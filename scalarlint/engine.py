@@ -1,0 +1,123 @@
+"""One run: files -> first pass (ast index) -> project reach -> second pass (libcst checks).
+
+Both passes run in worker processes when there are enough files to pay for them; small runs
+stay in-process. Bad input never stops a run: each unreadable, undecodable or unparsable
+file becomes a ``FileError``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scalarlint.analysis.index import ModuleIndex, build_index
+from scalarlint.analysis.project import Project, Target, module_name_for
+from scalarlint.analysis.sources import SourceFile, read_source
+from scalarlint.config import Config
+from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.files import discover
+from scalarlint.suppression import file_is_skipped
+
+PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files_checked: int = 0
+
+
+def _index_source(source: SourceFile, config: Config, module: str = "", package: str = "") -> ModuleIndex | FileError | None:
+    if file_is_skipped(source.text):
+        return None
+    try:
+        tree = ast.parse(source.text, filename=source.path)
+    except SyntaxError as exc:
+        return FileError(source.path, f"syntax error at {exc.lineno}:{exc.offset}: {exc.msg}")
+    except (ValueError, RecursionError) as exc:
+        return FileError(source.path, f"cannot parse: {exc}")
+    return build_index(tree, source.path, module, package, config)
+
+
+def _index_file(args: tuple[str, Config]) -> ModuleIndex | FileError | None:
+    path, config = args
+    source = read_source(path)
+    if isinstance(source, FileError):
+        return source
+    module, package = module_name_for(Path(path))
+    return _index_source(source, config, module, package)
+
+
+def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
+    from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
+
+    codes = config.codes_for_file(source.path)
+    if not codes or not targets:
+        return []
+    try:
+        return FileAnalyzer(source, config, codes).run(targets)
+    except ParseFailure as exc:
+        return FileError(source.path, str(exc))
+    except RecursionError:
+        return FileError(source.path, "too deeply nested to analyse")
+
+
+def _analyze_file(args: tuple[str, dict[str, Target], Config]) -> list[Diagnostic] | FileError:
+    path, targets, config = args
+    source = read_source(path)
+    if isinstance(source, FileError):
+        return source
+    return _analyze_source(source, targets, config)
+
+
+def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers <= 1 or len(items) < PARALLEL_THRESHOLD:
+        return [func(item) for item in items]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(func, items, chunksize=max(1, len(items) // (workers * 4))))
+
+
+def check_files(files: list[Path], config: Config, jobs: int | None = None) -> RunResult:
+    result = RunResult()
+    indexed = _map(_index_file, [(str(f), config) for f in files], jobs)
+    indexes: list[ModuleIndex] = []
+    for item in indexed:
+        if isinstance(item, FileError):
+            result.errors.append(item)
+        elif item is not None:
+            indexes.append(item)
+    result.files_checked = len(files) - len(result.errors)
+    targets = Project(indexes).targets(scope_all=config.scope == "all")
+    work = [(path, t, config) for path, t in sorted(targets.items()) if t]
+    for item in _map(_analyze_file, work, jobs):
+        if isinstance(item, FileError):
+            result.errors.append(item)
+            result.files_checked -= 1
+        else:
+            result.diagnostics.extend(item)
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    result.errors.sort(key=lambda e: e.filename)
+    return result
+
+
+def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> RunResult:
+    files, missing = discover(paths, config)
+    result = check_files(files, config, jobs)
+    result.errors = sorted(result.errors + [FileError(p, "no such file or directory") for p in missing], key=lambda e: e.filename)
+    return result
+
+
+def check_source(source: SourceFile, config: Config) -> list[Diagnostic] | FileError:
+    """Check one in-memory source on its own (stdin, editors): no cross-module helpers."""
+    index = _index_source(source, config)
+    if isinstance(index, FileError):
+        return index
+    if index is None:
+        return []
+    targets = Project([index]).targets(scope_all=config.scope == "all")
+    return _analyze_source(source, targets.get(source.path, {}), config)

@@ -1,0 +1,100 @@
+"""Which files a run checks: Python files under the given paths, minus excluded and ignored ones.
+
+Explicitly named files are always checked (as ruff does); folders are walked with the
+``exclude`` patterns and every ``.gitignore`` on the way applied (pathspec's git-wildmatch).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path
+
+import pathspec
+
+from scalarlint.config import Config
+
+
+def _excluded(rel: str, name: str, patterns: tuple[str, ...]) -> bool:
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(rel, pattern) or rel.startswith(pattern + "/"):
+            return True
+    return False
+
+
+def _gitignore(folder: Path) -> pathspec.PathSpec | None:
+    ignore = folder / ".gitignore"
+    if not ignore.is_file():
+        return None
+    try:
+        return pathspec.PathSpec.from_lines("gitwildmatch", ignore.read_text(encoding="utf-8", errors="replace").splitlines())
+    except Exception:
+        return None
+
+
+def discover(paths: list[Path], config: Config) -> tuple[list[Path], list[str]]:
+    """(python files to check, paths that do not exist)."""
+    root = Path(config.root).resolve()
+    patterns = config.exclude + config.extend_exclude
+    found: list[Path] = []
+    missing: list[str] = []
+    for path in paths:
+        if not path.exists():
+            missing.append(str(path))
+            continue
+        if path.is_file():
+            found.append(path)
+            continue
+        found.extend(_walk(path, root, patterns, config.respect_gitignore))
+    unique: dict[str, Path] = {}
+    for path in found:
+        unique.setdefault(os.path.normpath(str(path)), path)
+    return sorted(unique.values(), key=lambda p: str(p)), missing
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool) -> list[Path]:
+    out: list[Path] = []
+    specs: list[tuple[Path, pathspec.PathSpec]] = []
+    if use_gitignore:  # .gitignore files above the walked folder, up to the config root
+        here = top.resolve()
+        chain = [here, *here.parents]
+        for folder in reversed(chain):
+            if root in (folder, *folder.parents) or folder == here:
+                spec = _gitignore(folder)
+                if spec is not None:
+                    specs.append((folder, spec))
+    for dirpath, dirnames, filenames in os.walk(top):
+        current = Path(dirpath)
+        local_specs = list(specs)
+        if use_gitignore and current.resolve() != top.resolve():
+            spec = _gitignore(current)
+            if spec is not None:
+                specs.append((current.resolve(), spec))
+                local_specs.append((current.resolve(), spec))
+
+        def ignored(p: Path, is_dir: bool) -> bool:
+            rel = _relative(p, root)
+            if _excluded(rel, p.name, patterns):
+                return True
+            for base, spec in local_specs:
+                try:
+                    sub = p.resolve().relative_to(base).as_posix()
+                except ValueError:
+                    continue
+                if spec.match_file(sub + ("/" if is_dir else "")):
+                    return True
+            return False
+
+        dirnames[:] = sorted(d for d in dirnames if not ignored(current / d, True))
+        for name in sorted(filenames):
+            if name.endswith((".py", ".pyi")) and not ignored(current / name, False):
+                out.append(current / name)
+    return out

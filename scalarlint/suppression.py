@@ -1,0 +1,53 @@
+"""Suppression comments: ``# noqa``, ``# noqa: SL101``, ``# scalarlint: ignore[SL101]``, skip-file.
+
+Comments are read with ``tokenize`` so that ``#`` inside strings never counts. Only files
+with findings pay for it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+ALL = frozenset({"*"})
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_IGNORE = re.compile(r"#\s*scalarlint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
+SKIP_FILE = re.compile(r"^[ \t]*#[ \t]*scalarlint:[ \t]*skip-file\b", re.MULTILINE | re.IGNORECASE)
+
+
+def file_is_skipped(text: str) -> bool:
+    return SKIP_FILE.search(text) is not None
+
+
+def _codes(raw: str | None) -> frozenset[str]:
+    if not raw:
+        return ALL
+    return frozenset(c.upper() for c in re.split(r"[\s,]+", raw.strip()) if c)
+
+
+def suppressions(text: str) -> dict[int, frozenset[str]]:
+    """Line number -> codes suppressed on it (``{"*"}`` for all)."""
+    out: dict[int, frozenset[str]] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return out
+    for token in tokens:
+        if token.type != tokenize.COMMENT:
+            continue
+        for pattern in (_NOQA, _IGNORE):
+            match = pattern.search(token.string)
+            if match:
+                codes = _codes(match.group("codes"))
+                line = token.start[0]
+                out[line] = ALL if ALL <= codes or ALL <= out.get(line, frozenset()) else out.get(line, frozenset()) | codes
+    return out
+
+
+def is_suppressed(table: dict[int, frozenset[str]], code: str, first_line: int, last_line: int) -> bool:
+    for line in (first_line, last_line):
+        codes = table.get(line)
+        if codes and ("*" in codes or code in codes):
+            return True
+    return False
