@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import Pullback, positional_cotangents
+from ._core import Pullback, broadcast_shapes, positional_cotangents
 from ._portable import (
     Array,
     as_cotangent,
@@ -128,14 +128,11 @@ def rrule_matmul(A: Array, B: Array) -> tuple[Array, Pullback]:
     B2 = xp.expand_dims(B, axis=-1) if b_vec else B
     a_shape = tuple(A.shape)
     b_shape = tuple(B.shape)
+    y2_shape = broadcast_shapes(A2.shape[:-2], B2.shape[:-2]) + (A2.shape[-2], B2.shape[-1])
 
     def matmul_pullback(dy: Any) -> tuple[Array, Array]:
         dy = as_cotangent(xp, dy, y)
-        dy2 = dy
-        if a_vec:
-            dy2 = xp.expand_dims(dy2, axis=-2)
-        if b_vec:
-            dy2 = xp.expand_dims(dy2, axis=-1)
+        dy2 = xp.reshape(dy, y2_shape)  # 1-D operands: restore the unit axes
         Bh = xp.matrix_transpose(B2)
         Ah = xp.matrix_transpose(A2)
         if _is_complex(xp, B2):

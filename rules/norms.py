@@ -42,7 +42,7 @@ def _safe_reciprocal(xp: Any, y: Array) -> Array:
 def _check_p(p: Any) -> float:
     """``p`` must be a host number: comparing a device ``p`` with 2 would sync."""
     if isinstance(p, bool) or not isinstance(p, (int, float)):
-        raise TypeError(f"norm: p must be a Python int or float, got {type(p).__name__}")
+        raise TypeError(f"norm: p must be a host Python int or float, got {type(p).__name__}")
     return float(p)
 
 
@@ -63,6 +63,12 @@ def _norm_value(xp: Any, flat: Array, p: float) -> Array:
         return xp.sum(a)
     if p == 2:
         return xp.sqrt(xp.sum(a * a))
+    if p < 0:
+        # 0 ** p is +inf for p < 0 and the norm is then 0: spell it without a
+        # division-by-zero warning
+        is_zero = a == 0
+        powered = xp.where(is_zero, xp.full_like(a, math.inf), xp.where(is_zero, xp.ones_like(a), a) ** p)
+        return xp.sum(powered) ** (1 / p)
     return xp.sum(a**p) ** (1 / p)
 
 
@@ -115,11 +121,14 @@ def rrule_norm(x: Array, p: float = 2) -> tuple[Array, Pullback]:
             dx = xp.zeros_like(flat)
         else:
             a = xp.abs(flat)
-            is_zero = a == 0
-            ratio = xp.where(is_zero, xp.ones_like(a), a * _safe_reciprocal(xp, y))
-            raw = flat * (ratio ** (pf - 2)) * (dy * _safe_reciprocal(xp, y))
-            keep = ~is_zero & (y != 0) & xp.isfinite(raw)
-            dx = zeros_where_not(xp, keep, raw)
+            # y == 0 or y == inf: every term is 0 or non-finite, so dx = 0;
+            # substitute 1s first so that no 0 ** negative is ever evaluated
+            y_ok = (y != 0) & xp.isfinite(y)
+            y_safe = xp.where(y_ok, y, xp.ones_like(y))
+            skip = (a == 0) | ~y_ok
+            ratio = xp.where(skip, xp.ones_like(a), a / y_safe)
+            raw = flat * (ratio ** (pf - 2)) * (dy / y_safe)
+            dx = zeros_where_not(xp, ~skip & xp.isfinite(raw), raw)
         return xp.reshape(dx, shape), None
 
     return y, norm_pullback
