@@ -37,7 +37,11 @@ def rrule_logsumexp(x: Array, axis: Axis = None) -> tuple[Array, Pullback]:
         m = xp.zeros_like(xp.sum(x, axis=red, keepdims=True))
     else:
         m = _finite_shift(xp, xp.max(x, axis=red, keepdims=True))
-    y_keep = m + xp.log(xp.sum(xp.exp(x - m), axis=red, keepdims=True))
+    total = xp.sum(xp.exp(x - m), axis=red, keepdims=True)
+    positive = total > 0
+    # log(0) = -inf, spelled without NumPy's divide-by-zero warning
+    log_total = xp.where(positive, xp.log(xp.where(positive, total, xp.ones_like(total))), xp.full_like(total, -float("inf")))
+    y_keep = m + log_total
     y = xp.reshape(y_keep, tuple(s for i, s in enumerate(x.shape) if i not in axes))
 
     def logsumexp_pullback(dy: Any) -> tuple[Array, None]:
