@@ -210,8 +210,6 @@ class FileAnalyzer:
             info = BY_CODE[finding.code].INFO
             rule = target.rule or None
             message = finding.message
-            if target.is_helper and rule:
-                message += f" (in a helper reached from rule `{rule}`)"
             out.append(
                 Diagnostic(
                     code=finding.code,

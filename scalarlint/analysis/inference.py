@@ -59,6 +59,7 @@ SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_t
 FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "op", "loss_fn", "fwd", "bwd"})
 OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
 INDEX_TUPLE_PARAMS = frozenset({"indexes", "target_input_indexes"})
+CONTAINER_SUFFIXES = ("_args", "_list", "_seq", "_tuple", "_meta", "_shape", "_shapes", "_dims", "_axes")
 
 
 def call_name(func: cst.BaseExpression) -> list[str] | None:
@@ -264,20 +265,22 @@ class Inference:
     def _binding(self, name: cst.Name) -> Kind:
         """Kind of the value bound to an assignment-target name."""
         path: list[int] = []
+        arity = 1
         child: cst.CSTNode = name
         parent = self.parents.get(child)
         while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
             if isinstance(parent, (cst.Tuple, cst.List)):
                 path.insert(0, [e for e in parent.elements].index(child))  # type: ignore[arg-type]
+                arity = max(arity, len(parent.elements))
             if isinstance(parent, cst.StarredElement):
                 return K.CONTAINER
             child, parent = parent, self.parents.get(parent)
         if isinstance(parent, cst.AssignTarget):
             assign = self.parents.get(parent)
             if isinstance(assign, cst.Assign):
-                return self._unpack(assign.value, path)
+                return self._unpack(assign.value, path, arity)
         if isinstance(parent, cst.AnnAssign) and parent.value is not None:
-            return self._unpack(parent.value, path)
+            return self._unpack(parent.value, path, arity)
         if isinstance(parent, cst.AugAssign):
             value = self.kind(parent.value)
             return value if value.tag in (Tag.HOST_INT, Tag.ARRAY, Tag.DEVICE_SCALAR) else K.UNKNOWN
@@ -287,7 +290,7 @@ class Inference:
             return self._loop_element(parent.iter, path)
         return K.UNKNOWN
 
-    def _unpack(self, value: cst.BaseExpression, path: list[int]) -> Kind:
+    def _unpack(self, value: cst.BaseExpression, path: list[int], arity: int = 1) -> Kind:
         for position in path:
             if isinstance(value, (cst.Tuple, cst.List)) and position < len(value.elements):
                 element = value.elements[position]
@@ -295,15 +298,20 @@ class Inference:
                     return K.UNKNOWN
                 value = element.value
                 continue
-            return self._element_of(self.kind(value))
+            container = self.kind(value)
+            if container.tag is Tag.SHAPE and arity >= 2:
+                # B, C, H, W = x.shape: sizes of the axes of a multi-dimensional array; an
+                # index below one of them picks a slab, not an element.
+                return K.host_int(Origin.STRUCTURAL)
+            return self._element_of(container)
         return self.kind(value)
 
     def _element_of(self, container: Kind) -> Kind:
         if container.tag is Tag.ARRAY_SEQ:
-            return K.array()
+            return K.array(guessed=container.guessed)
         if container.tag is Tag.SHAPE:
             return K.host_int(Origin.DATA)
-        if container.tag is Tag.ARRAY:  # a, b = xp.linalg.qr(A) / tuples returned by array calls
+        if container.tag is Tag.ARRAY and not container.guessed:  # a, b = xp.linalg.qr(A)
             return K.array()
         return K.UNKNOWN
 
@@ -311,7 +319,7 @@ class Inference:
         if isinstance(iterable, cst.Call):
             parts = call_name(iterable.func)
             args = positional(iterable)
-            if parts == ["range"] or (parts == ["reversed"] and args and _is_range(args[0])):
+            if is_range_name(parts) or (parts == ["reversed"] and args and _is_range(args[0])):
                 rng = args[0] if parts == ["reversed"] else iterable
                 return K.host_int(Origin.DATA if self.range_over_data(rng) else Origin.STRUCTURAL)
             if parts == ["enumerate"] and args:
@@ -354,20 +362,22 @@ class Inference:
         if param.default is not None:
             default = self.kind(param.default)
             if default.tag is Tag.HOST_INT:
-                return K.host_int(Origin.PARAM)
+                return K.host_int(Origin.STRUCTURAL)
             if default.tag in (Tag.HOST_SCALAR, Tag.SHAPE, Tag.CONTAINER, Tag.FUNCTION, Tag.MODULE):
                 return default if not default.is_none else K.UNKNOWN
         if name in self.config.scalar_params:
-            return K.host_int(Origin.PARAM)
+            return K.host_int(Origin.STRUCTURAL)
         if name in INDEX_TUPLE_PARAMS:
             return K.SHAPE
         if name in self.config.container_params:
             return K.ARRAY_SEQ
+        if name == "args" or name.endswith(CONTAINER_SUFFIXES):
+            return K.CONTAINER
         if name in self.array_module_names:
             return K.MODULE
         if name in FUNCTION_PARAMS:
             return K.FUNCTION
-        return K.array() if checked else K.UNKNOWN
+        return K.array(guessed=True) if checked else K.UNKNOWN
 
     def _annotation(self, node: cst.BaseExpression) -> Kind:
         if isinstance(node, cst.Subscript):
@@ -436,7 +446,7 @@ class Inference:
             return K.host_int(base.origin if base.origin else Origin.STRUCTURAL)
         if base.tag is Tag.ARRAY_SEQ:
             indices = self.index_kinds(node)
-            return K.array() if indices else K.ARRAY_SEQ
+            return K.array(guessed=base.guessed) if indices else base
         if base.tag is not Tag.ARRAY:
             return K.UNKNOWN
         indices = self.index_kinds(node)
@@ -449,7 +459,7 @@ class Inference:
             newaxes = sum(1 for e in node.slice if isinstance(e.slice, cst.Index) and _is_none(e.slice.value))
             has_ellipsis = any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis) for e in node.slice)
             rank = None if base.rank is None or has_ellipsis else base.rank - ints + newaxes
-            return K.array(rank, base.boolean)
+            return K.array(rank, base.boolean, base.guessed)
         if any(k.tag is Tag.ARRAY for k in indices):
             if any(k.boolean for k in indices):
                 return K.array(1, base.boolean)
@@ -458,7 +468,7 @@ class Inference:
             if base.rank is not None and len(indices) < base.rank:
                 return K.array(base.rank - len(indices), base.boolean)
             if base.rank is None and not any(k.origin >= Origin.PARAM or k.tag is Tag.DEVICE_SCALAR for k in indices):
-                return K.array(None, base.boolean)
+                return K.array(None, base.boolean, base.guessed)
             return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean)
         return K.UNKNOWN
 
@@ -494,8 +504,10 @@ class Inference:
                 inner = self.kind(args[0])
                 if inner.is_device:
                     return K.host_int(Origin.DATA)
-                if inner.is_host_int:
-                    return inner
+                if inner.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) and not inner.is_none:
+                    return K.host_int(inner.origin)
+                # int(i / width) with an unknown width: the index still follows i.
+                return K.host_int(max([Origin.STRUCTURAL, *self._host_origins(args[0])]))
             return K.host_int(Origin.STRUCTURAL)
         if name in ("float", "bool", "complex", "str", "repr", "isinstance", "hasattr", "callable"):
             return K.HOST_SCALAR
@@ -505,7 +517,7 @@ class Inference:
                 if inner.tag in (Tag.SHAPE, Tag.ARRAY_SEQ):
                     return inner
             return K.CONTAINER
-        if name in ("dict", "set", "sorted", "zip", "enumerate", "map", "filter", "range"):
+        if name in ("dict", "set", "sorted", "zip", "enumerate", "map", "filter", "range", "xrange"):
             return K.CONTAINER
         if name in ("max", "min", "sum", "abs", "round", "pow", "divmod"):
             kinds = [self.kind(a) for a in args]
@@ -518,6 +530,19 @@ class Inference:
             return K.UNKNOWN
         return None
 
+    def _host_origins(self, expr: cst.BaseExpression) -> list[Origin]:
+        out: list[Origin] = []
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name):
+                kind = self.kind(node)
+                if kind.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
+                    out.append(kind.origin)
+            elif not isinstance(node, (cst.Call, cst.Subscript, cst.Attribute)):
+                stack.extend(node.children)
+        return out
+
     def _array_function(self, func: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
         name = func.rsplit(".", 1)[-1]
         arg_kinds = [self.kind(a) for a in args]
@@ -525,12 +550,13 @@ class Inference:
             return K.SHAPE
         if name in HOST_RESULT:
             return K.HOST_SCALAR
+        if (name in DATA_DEPENDENT or name == "where" and len(args) == 1) and not any(k.is_device for k in arg_kinds):
+            return K.UNKNOWN  # host bookkeeping (shapes, Python lists)
         if name in DATA_DEPENDENT:
+            guessed_input = all(k.guessed for k in arg_kinds if k.is_device)
             if name == "nonzero":
-                return K.ARRAY_SEQ
-            return K.array(2 if name == "argwhere" else 1)
-        if name == "where" and len(args) == 1:
-            return K.ARRAY_SEQ
+                return K.Kind(Tag.ARRAY_SEQ, guessed=guessed_input)
+            return K.array(2 if name == "argwhere" else 1, guessed=guessed_input)
         if name in ("zeros", "ones", "empty", "full"):
             return K.array(self._shape_rank(args[0]) if args else None)
         if name in ("arange", "linspace", "logspace"):
@@ -543,7 +569,10 @@ class Inference:
                 return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like")
             if name in ("asarray", "array") and first.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
                 return K.DEVICE_SCALAR
-            return K.array()
+            if name in ("asarray", "array") and first.tag is Tag.SHAPE:
+                return K.SHAPE  # host bookkeeping on shapes
+            # Built from Python data: an array, but often a host one (index lists, shapes).
+            return K.array(guessed=name in ("asarray", "array"))
         if name in CREATION:
             return K.array()
         if name in REDUCTIONS:
@@ -561,6 +590,7 @@ class Inference:
                 return K.HOST_SCALAR
             return K.array() if any(k.tag is Tag.ARRAY_SEQ for k in arg_kinds) else K.UNKNOWN
         boolean = name in COMPARISONS
+        guessed = all(k.guessed for k in device)
         ranks = [k.rank if k.tag is Tag.ARRAY else 0 for k in device]
         if all(k.tag is Tag.DEVICE_SCALAR for k in device) and name not in ("stack", "concatenate"):
             return K.Kind(Tag.DEVICE_SCALAR, boolean=boolean)
@@ -569,12 +599,14 @@ class Inference:
                                                        "squeeze", "transpose", "moveaxis", "swapaxes", "take",
                                                        "take_along_axis", "cumsum", "cumprod", "sort", "argsort")
         if elementwise and None not in ranks:
-            return K.array(max(r for r in ranks if r is not None), boolean)
+            return K.array(max(r for r in ranks if r is not None), boolean, guessed)
         if name in ("ravel", "flatten"):
-            return K.array(1, boolean)
+            return K.array(1, boolean, guessed)
         if name in ("cumsum", "cumprod", "sort", "argsort", "flip") and device[0].tag is Tag.ARRAY:
-            return K.array(device[0].rank)
-        return K.array(None, boolean)
+            return K.array(device[0].rank, guessed=guessed)
+        if name == "where" and len(args) == 1:
+            return K.Kind(Tag.ARRAY_SEQ, guessed=guessed)
+        return K.array(None, boolean, guessed)
 
     def _shape_rank(self, node: cst.BaseExpression) -> int | None:
         if isinstance(node, (cst.Tuple, cst.List)):
@@ -635,7 +667,8 @@ class Inference:
             boolean = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and all(
                 k.boolean for k in (left, right) if k.is_device
             )
-            return K.array(rank, boolean)
+            guessed = all(k.guessed for k in (left, right) if k.tag is Tag.ARRAY)
+            return K.array(rank, boolean, guessed)
         if left.tag is Tag.DEVICE_SCALAR or right.tag is Tag.DEVICE_SCALAR:
             other = right if left.tag is Tag.DEVICE_SCALAR else left
             if other.tag in (Tag.HOST_INT, Tag.HOST_SCALAR, Tag.DEVICE_SCALAR):
@@ -643,12 +676,12 @@ class Inference:
             return K.UNKNOWN
         if left.is_host_int and right.is_host_int:
             if isinstance(node.operator, (cst.Divide,)):
-                return K.HOST_SCALAR
+                return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
             return K.host_int(max(left.origin, right.origin))
         if left.tag is Tag.SHAPE and right.tag is Tag.SHAPE and isinstance(node.operator, cst.Add):
             return K.SHAPE
         if {left.tag, right.tag} <= {Tag.HOST_INT, Tag.HOST_SCALAR}:
-            return K.HOST_SCALAR
+            return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
         return K.UNKNOWN
 
     def _unary(self, node: cst.UnaryOperation) -> Kind:
@@ -664,7 +697,7 @@ class Inference:
         arrays = [k for k in operands if k.tag is Tag.ARRAY]
         if arrays:
             ranks = [k.rank for k in arrays]
-            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True)
+            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True, guessed=all(k.guessed for k in arrays))
         if any(k.tag is Tag.DEVICE_SCALAR for k in operands):
             return K.Kind(Tag.DEVICE_SCALAR, boolean=True)
         if all(k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) for k in operands):
@@ -683,8 +716,13 @@ class Inference:
         return K.CONTAINER
 
 
+def is_range_name(parts: list[str] | None) -> bool:
+    """``range``, ``xrange`` and ``six.moves.range`` (old AD code bases still use it)."""
+    return bool(parts) and parts[-1] in ("range", "xrange") and parts[:-1] in ([], ["six", "moves"], ["moves"], ["builtins"])  # type: ignore[index]
+
+
 def _is_range(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Call) and call_name(node.func) == ["range"]
+    return isinstance(node, cst.Call) and is_range_name(call_name(node.func))
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

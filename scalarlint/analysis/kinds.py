@@ -41,6 +41,7 @@ class Kind:
     boolean: bool = False
     origin: Origin = Origin.LITERAL
     is_none: bool = False
+    guessed: bool = False  # an array only because it is an unannotated parameter of a rule
 
     @property
     def is_array(self) -> bool:
@@ -67,8 +68,8 @@ NONE = Kind(Tag.HOST_SCALAR, is_none=True)
 DEVICE_SCALAR = Kind(Tag.DEVICE_SCALAR)
 
 
-def array(rank: int | None = None, boolean: bool = False) -> Kind:
-    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean)
+def array(rank: int | None = None, boolean: bool = False, guessed: bool = False) -> Kind:
+    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean, guessed=guessed)
 
 
 def host_int(origin: Origin = Origin.LITERAL) -> Kind:
@@ -89,6 +90,7 @@ def combine(kinds: list[Kind]) -> Kind:
             rank=ranks.pop() if len(ranks) == 1 else None,
             boolean=all(k.boolean for k in real),
             origin=max(k.origin for k in real),
+            guessed=all(k.guessed for k in real),
         )
     if tags == {Tag.ARRAY, Tag.DEVICE_SCALAR}:
         return array()

@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Protocol
 
 import libcst as cst
 
-from scalarlint.analysis.inference import Inference, call_name, positional
+from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Severity
 
@@ -90,7 +90,7 @@ class CheckContext:
         if isinstance(iterable, cst.Call):
             parts = call_name(iterable.func)
             args = positional(iterable)
-            if parts == ["range"]:
+            if is_range_name(parts):
                 return inference.range_over_data(iterable)
             if parts in (["reversed"], ["enumerate"], ["iter"]) and args:
                 return self.iterates_data(args[0])

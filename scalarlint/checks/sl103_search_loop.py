@@ -7,7 +7,7 @@ from typing import Iterable
 import libcst as cst
 import libcst.matchers as m
 
-from scalarlint.analysis.inference import call_name, positional
+from scalarlint.analysis.inference import call_name, is_range_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.diagnostics import Severity
 
@@ -75,7 +75,7 @@ def _loop_index(node: cst.For, ctx: CheckContext) -> tuple[str, bool] | None:
     reverse = False
     if isinstance(it, cst.Call) and call_name(it.func) == ["reversed"] and positional(it):
         it, reverse = positional(it)[0], True
-    if not (isinstance(it, cst.Call) and call_name(it.func) == ["range"] and isinstance(node.target, cst.Name)):
+    if not (isinstance(it, cst.Call) and is_range_name(call_name(it.func)) and isinstance(node.target, cst.Name)):
         return None
     args = positional(it)
     if len(args) == 3 and isinstance(args[2], cst.UnaryOperation) and isinstance(args[2].operator, cst.Minus):
@@ -201,15 +201,20 @@ def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
         if finding is not None:
             yield finding
         return
-    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):  # nonzero(mask)[0][k]
-        value = value.value
+    tuple_form = isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call)
+    if tuple_form:  # nonzero(mask)[0][k]
+        value = value.value  # type: ignore[union-attr]
     if not isinstance(value, cst.Call):
         return
+    if any(ctx.inference.kind(a).guessed for a in positional(value)):
+        return  # host bookkeeping on Python data
     func = ctx.inference.module_call(value)
     if func is None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "nonzero":
         func = "nonzero" if ctx.inference.kind(value.func.value).is_array else None
     if func is None or func.rsplit(".", 1)[-1] not in SEARCH_CALLS:
         return
+    if func.rsplit(".", 1)[-1] in ("nonzero", "where") and not tuple_form:
+        return  # nonzero(mask)[0] is the index array of axis 0, not a search
     if func.endswith("where") and len(positional(value)) != 1:
         return
     ctx.claim(node.value)

@@ -42,6 +42,9 @@ The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x
 
 NODE_TYPES = (cst.For, cst.CompFor, cst.Call, cst.StarredElement)
 
+# Builtins that only make sense on numbers: worth reporting even for a parameter that is an
+# array only by assumption (it might be a tuple; ``sum``/``max`` of it still suggests data).
+NUMERIC_BUILTINS = frozenset({"sum", "max", "min", "any", "all", "sorted"})
 BUILTINS = frozenset({"sum", "max", "min", "any", "all", "sorted", "list", "tuple", "map", "filter", "iter", "set", "reversed", "enumerate", "zip", "frozenset"})
 
 
@@ -51,7 +54,8 @@ def _iterated_arrays(iterable: cst.BaseExpression, ctx: CheckContext) -> list[cs
         if name in (["enumerate"], ["zip"], ["reversed"], ["iter"]):
             return [a for a in positional(iterable) for a in _iterated_arrays(a, ctx)]
         return []
-    return [iterable] if ctx.inference.kind(iterable).tag is Tag.ARRAY else []
+    kind = ctx.inference.kind(iterable)
+    return [iterable] if kind.tag is Tag.ARRAY and not kind.guessed else []
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -70,7 +74,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             )
         return
     if isinstance(node, cst.StarredElement):
-        if ctx.inference.kind(node.value).tag is Tag.ARRAY:
+        kind = ctx.inference.kind(node.value)
+        if kind.tag is Tag.ARRAY and not kind.guessed:
             yield Finding(INFO.code, node, f"unpacking the array `{short(ctx, node.value)}` iterates it element by element", Severity.ERROR)
         return
     assert isinstance(node, cst.Call)
@@ -78,13 +83,16 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if name is None or len(name) != 1 or name[0] not in BUILTINS:
         return
     args = positional(node)
-    candidates = args[1:] if name[0] in ("map", "filter") else args
+    if name[0] in ("max", "min") and len(args) != 1:
+        return  # max(a, b) compares its arguments; it iterates nothing
+    candidates = args[1:] if name[0] in ("map", "filter") else args[:1]
     if name[0] in ("enumerate", "zip", "reversed", "iter"):
         parent = ctx.parents.get(node)
         if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node:
             return  # reported once, at the loop
     for arg in candidates:
-        if ctx.inference.kind(arg).tag is Tag.ARRAY:
+        kind = ctx.inference.kind(arg)
+        if kind.tag is Tag.ARRAY and (not kind.guessed or name[0] in NUMERIC_BUILTINS):
             ctx.claim(arg)
             yield Finding(
                 INFO.code,

@@ -27,6 +27,9 @@ __all__ = ["StrictArray", "strict", "to_host", "call_numpy", "unwrap", "wrap"]
 
 _PYTHON_SCALARS = (int, float, complex, bool)
 
+STRICT_DEVICE = "strict"
+"""The array API ``device`` of every StrictArray; creation functions accept it."""
+
 
 class StrictArray(NDArrayOperatorsMixin):
     """A NumPy-backed array with GPU (CuPy) semantics for scalar access.
@@ -78,11 +81,11 @@ class StrictArray(NDArrayOperatorsMixin):
     @property
     def device(self) -> str:
         """The array API device: a marker string, never the host."""
-        return "strict"
+        return STRICT_DEVICE
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> StrictArray:
         """Array API ``to_device``: only the strict device itself is accepted."""
-        if device == "strict":
+        if isinstance(device, str) and device == STRICT_DEVICE:
             return self
         raise ValueError(f"StrictArray lives on device 'strict'; use to_host(x) to get a numpy array (got {device!r})")
 
@@ -381,6 +384,9 @@ def call_numpy(func: Callable[..., Any], name: str, args: tuple[Any, ...], kwarg
     """
     check_data_dependent(name, args, kwargs)
     check_host_params(name, args, kwargs, StrictArray)
+    if "device" in kwargs and isinstance(kwargs["device"], str) and kwargs["device"] == STRICT_DEVICE:
+        # `xp.zeros(n, device=x.device)`, the array API idiom: NumPy only knows "cpu".
+        kwargs = {**kwargs, "device": None}
     result = run_with_scalar_allowed(func, *unwrap(args), **{k: unwrap(v) for k, v in kwargs.items()})
     out = kwargs.get("out")
     if out is not None and _contains_strict(out):

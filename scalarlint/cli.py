@@ -1,0 +1,130 @@
+"""The ``scalarlint`` command line (click)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from scalarlint import __version__
+from scalarlint.analysis.sources import decode_source
+from scalarlint.config import ALL_CODES, Config, ConfigError, load_config
+from scalarlint.diagnostics import Diagnostic, FileError
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(c.strip() for c in value.split(",") if c.strip())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="scalarlint")
+def main() -> None:
+    """Find and fix scalar indexing in automatic-differentiation rules, so they run on GPUs."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--select", help="Comma-separated codes or prefixes to enable (e.g. SL101,SL107 or ALL).")
+@click.option("--extend-select", help="Codes to enable on top of the configured ones.")
+@click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
+@click.option("--scope", type=click.Choice(["rules", "all"]), help="Check only AD rules and their helpers, or every function.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--stdin-filename", help="Name to report for source read from stdin ('-').")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
+def check(
+    paths: tuple[Path, ...],
+    select: str | None,
+    extend_select: str | None,
+    ignore: str | None,
+    scope: str | None,
+    output_format: str,
+    exit_zero: bool,
+    stdin_filename: str | None,
+    config_file: Path | None,
+    jobs: int | None,
+    color: bool | None,
+) -> None:
+    """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
+    from scalarlint.engine import RunResult, check_paths, check_source
+    from scalarlint.output import FORMATS
+
+    use_stdin = any(str(p) == "-" for p in paths)
+    targets = [p for p in paths if str(p) != "-"] or ([] if use_stdin else [Path(".")])
+    anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))
+    try:
+        config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
+        config = config.with_overrides(select=_codes(select), ignore=_codes(ignore), scope=scope)
+        if extend_select:
+            config = config.with_overrides(select=config.select + _codes(extend_select))  # type: ignore[operator]
+        config.enabled_codes()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+    result = RunResult()
+    if use_stdin:
+        name = stdin_filename or "<stdin>"
+        source = decode_source(sys.stdin.buffer.read(), name)
+        outcome = source if isinstance(source, FileError) else check_source(source, config)
+        if isinstance(outcome, FileError):
+            result.errors.append(outcome)
+        else:
+            result.diagnostics.extend(outcome)
+            result.files_checked += 1
+    if targets:
+        run = check_paths(targets, config, jobs)
+        result.diagnostics.extend(run.diagnostics)
+        result.errors.extend(run.errors)
+        result.files_checked += run.files_checked
+
+    render = FORMATS[output_format]
+    use_color = color if color is not None else (output_format == "text" and sys.stdout.isatty())
+    click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
+    if output_format != "text":
+        for error in result.errors:
+            click.echo(f"{error.filename}: error: {error.message}", err=True)
+    sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))
+
+
+def _exit_code(diagnostics: list[Diagnostic], errors: list[FileError], exit_zero: bool) -> int:
+    if errors:
+        return EXIT_ERROR
+    if diagnostics and not exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print the documentation of every check.")
+def explain(code: str | None, show_all: bool) -> None:
+    """Print what a check flags, why it hurts on a GPU, an example, and the fix."""
+    from scalarlint.checks import BY_CODE
+
+    if show_all or code is None:
+        chosen = list(BY_CODE.values()) if show_all else []
+        if not chosen:
+            for c in BY_CODE.values():
+                flag = "" if c.INFO.default_enabled else " (opt-in)"
+                click.echo(f"{c.INFO.code}  {c.INFO.name:22} {c.INFO.summary}{flag}")
+            return
+    else:
+        key = code.upper()
+        if key not in BY_CODE:
+            raise click.UsageError(f"unknown check {code!r}; known: {', '.join(ALL_CODES)}")
+        chosen = [BY_CODE[key]]
+    for c in chosen:
+        click.echo(f"# {c.INFO.code} {c.INFO.name}\n")
+        click.echo(c.INFO.summary + (" (off by default)" if not c.INFO.default_enabled else "") + "\n")
+        click.echo(c.INFO.doc)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,42 @@
+"""Human output: ``path:line:col: SL101 message [rule: name]`` and a summary line."""
+
+from __future__ import annotations
+
+import click
+
+from scalarlint.diagnostics import Diagnostic, FileError, Severity
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: int, color: bool) -> str:
+    def style(text: str, **kw: object) -> str:
+        return click.style(text, **kw) if color else text  # type: ignore[arg-type]
+
+    lines: list[str] = []
+    for d in diagnostics:
+        code_color = "red" if d.severity is Severity.ERROR else "yellow"
+        where = style(f"{d.filename}:{d.location.row}:{d.location.column}:", bold=True)
+        rule = f" [rule: {d.rule}]" if d.rule else ""
+        fix = style(" [*]", fg="cyan") if d.fixes else ""
+        lines.append(f"{where} {style(d.code, fg=code_color, bold=True)}{fix} {d.message}{style(rule, dim=True)}")
+    for e in errors:
+        lines.append(f"{style(e.filename + ':', bold=True)} {style('error:', fg='red', bold=True)} {e.message}")
+    n_err = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+    if diagnostics:
+        fixable = sum(1 for d in diagnostics if d.fixes)
+        summary = (
+            f"Found {_plural(len(diagnostics), 'finding')} ({_plural(n_err, 'error')}, "
+            f"{_plural(len(diagnostics) - n_err, 'warning')}) in {_plural(len({d.filename for d in diagnostics}), 'file')}"
+            f" ({_plural(files, 'file')} checked)."
+        )
+        if fixable:
+            summary += f" {fixable} fixable with `--fix` (some may need `--unsafe-fixes`)."
+        lines.append(style(summary, bold=True))
+    elif not errors:
+        lines.append(style(f"All checks passed! ({_plural(files, 'file')} checked)", fg="green"))
+    if errors:
+        lines.append(style(f"{_plural(len(errors), 'file')} could not be checked.", fg="red"))
+    return "\n".join(lines) + "\n"
