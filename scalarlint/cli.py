@@ -15,6 +15,12 @@ from scalarlint.diagnostics import Diagnostic, FileError
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+def _formats() -> list[str]:
+    from scalarlint.output import FORMATS
+
+    return list(FORMATS)
+
+
 def _codes(value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -33,7 +39,8 @@ def main() -> None:
 @click.option("--extend-select", help="Codes to enable on top of the configured ones.")
 @click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
 @click.option("--scope", type=click.Choice(["rules", "all"]), help="Check only AD rules and their helpers, or every function.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True)
+@click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to this file instead of stdout.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--stdin-filename", help="Name to report for source read from stdin ('-').")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
@@ -46,6 +53,7 @@ def check(
     ignore: str | None,
     scope: str | None,
     output_format: str,
+    output_file: Path | None,
     exit_zero: bool,
     stdin_filename: str | None,
     config_file: Path | None,
@@ -85,9 +93,16 @@ def check(
         result.files_checked += run.files_checked
 
     render = FORMATS[output_format]
-    use_color = color if color is not None else (output_format == "text" and sys.stdout.isatty())
-    click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
-    if output_format != "text":
+    if output_file is not None:
+        report = render(result.diagnostics, result.errors, result.files_checked, False)
+        try:
+            output_file.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            raise click.FileError(str(output_file), hint=exc.strerror or str(exc)) from exc
+    else:
+        use_color = color if color is not None else (output_format == "text" and sys.stdout.isatty())
+        click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
+    if output_format != "text" or output_file is not None:
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)
     sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))

@@ -22,6 +22,7 @@ from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, Location
+from scalarlint.fixers import fixes_for
 from scalarlint.suppression import is_suppressed, suppressions
 
 ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
@@ -132,8 +133,9 @@ class _Walker(cst.CSTVisitor):
 
 
 class FileAnalyzer:
-    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str]) -> None:
+    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str], with_fixes: bool = True) -> None:
         self.source = source
+        self.with_fixes = with_fixes
         self.config = config
         self.module = parse_module(source.text)
         self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
@@ -209,6 +211,7 @@ class FileAnalyzer:
                 continue
             info = BY_CODE[finding.code].INFO
             rule = target.rule or None
+            fixes = fixes_for(finding, self) if self.with_fixes else ()
             message = finding.message
             out.append(
                 Diagnostic(
@@ -220,6 +223,7 @@ class FileAnalyzer:
                     end_location=Location(span.end.line, span.end.column + 1),
                     severity=finding.severity,
                     rule=rule,
+                    fixes=tuple(fixes),
                 )
             )
         return sorted(out, key=Diagnostic.sort_key)

@@ -68,6 +68,11 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         name = node.func.attr.value
     if name is None:
         return
+    inputs = [ctx.inference.kind(a) for a in positional(node)]
+    if isinstance(node.func, cst.Attribute) and func is None:
+        inputs.append(ctx.inference.kind(node.func.value))
+    if all(k.guessed for k in inputs if k.is_device):
+        return  # built from Python data (shapes, index lists): host bookkeeping
     yield Finding(
         INFO.code,
         node,

@@ -102,7 +102,17 @@ class ScalarScope:
 
     _allowed: ClassVar[bool]
 
-    def __init__(self) -> None:
+    def __new__(cls, func: Callable[..., Any] | None = None, /, **kwargs: Any) -> Any:
+        # Bare `@allow_scalar` (no parentheses) passes the function here.
+        scope = super().__new__(cls)
+        if func is None:
+            return scope
+        if not callable(func):
+            raise TypeError(f"{cls.__name__}() takes no positional arguments except a function to decorate")
+        scope.__init__(**kwargs)
+        return scope(func)
+
+    def __init__(self, func: None = None, /) -> None:
         self._tokens: list[tuple[Token[bool], bool]] = []
 
     def _fresh(self) -> ScalarScope:
@@ -163,8 +173,9 @@ class allow_scalar(ScalarScope):  # noqa: N801 - used like a function, as in GPU
 
     The Python spelling of GPUArrays' ``@allowscalar``: it declares that the
     single-element access inside is intended (one sync, not one per element).
-    Use it as ``with allow_scalar(): ...`` or as a decorator (plain and
-    ``async`` functions; not generator functions). Scopes nest and restore
+    Use it as ``with allow_scalar(): ...`` or as a decorator, ``@allow_scalar``
+    or ``@allow_scalar()`` (plain and ``async`` functions; not generator
+    functions). Scopes nest and restore
     the previous state on exit, also when an exception escapes.
 
     The state is per thread and per asyncio task (a ``ContextVar``). A new

@@ -210,7 +210,7 @@ class disallow_scalar(ScalarScope):  # noqa: N801 - used like a function
 
     _allowed = False
 
-    def __init__(self, *, backends: Iterable[str] | None = None) -> None:
+    def __init__(self, func: None = None, /, *, backends: Iterable[str] | None = None) -> None:
         super().__init__()
         self._requested = None if backends is None else tuple(backends)
         for name in self._requested or ():
