@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._core import Pullback, normalize_axis, positional_cotangents, size_of
-from ._portable import Array, as_cotangent, namespace, scatter_add
+from ._portable import (
+    Array,
+    arange_like,
+    as_cotangent,
+    fold_axes,
+    namespace,
+    scatter_add,
+    unfold_axes,
+)
 
 
 def _check_integer_index(xp: Any, idx: Any) -> None:
@@ -168,20 +176,32 @@ def rrule_repeat(x: Array, repeats: int, axis: int | None = None) -> tuple[Array
 def rrule_sort(x: Array, axis: int = -1) -> tuple[Array, Pullback]:
     """``y = sort(x, axis)`` (ascending, stable); ``dx`` routes each ``dy`` slot back.
 
-    ``perm = argsort(x, stable=True)``, ``y = take_along_axis(x, perm)`` and
-    ``dx = take_along_axis(dy, argsort(perm))`` (the inverse permutation), so
-    each input element receives the cotangent of the output slot it moved to.
-    Ties keep their input order (stable sort), as ChainRules' ``sort`` rule via
+    ``perm = argsort(x, stable=True)`` and ``y = take_along_axis(x, perm)``; the
+    pullback scatters ``dy`` to the positions ``perm`` names (``dx[perm[k]] =
+    dy[k]`` per slice, as one flat scatter with unique indices), so each input
+    element receives the cotangent of the output slot it moved to. O(n), and no
+    second sort in the pullback (a GPU sort may synchronize the stream). Ties keep
+    their input order (stable sort), as ChainRules' ``sort`` rule via
     ``sortperm``. NaNs sort last (NumPy).
     """
     xp = namespace(x)
     ax = normalize_axis(axis, x.ndim)
     perm = xp.argsort(x, axis=ax, stable=True)
     y = xp.take_along_axis(x, perm, axis=ax)
+    shape = tuple(x.shape)
 
     def sort_pullback(dy: Any) -> tuple[Array, None]:
         dy = as_cotangent(xp, dy, x)
-        inverse = xp.argsort(perm, axis=ax, stable=True)
-        return xp.take_along_axis(dy, inverse, axis=ax), None
+        axes = (ax,)
+        perm_rows, order, moved_shape = fold_axes(xp, perm, axes)
+        dy_rows, _, _ = fold_axes(xp, dy, axes)
+        n = moved_shape[-1] if moved_shape else 1
+        rows = size_of(moved_shape[:-1])
+        offsets = xp.reshape(arange_like(xp, rows, x) * n, (rows, 1))
+        flat_index = xp.reshape(xp.reshape(perm_rows, (rows, n)) + offsets, (-1,))
+        flat_dy = xp.reshape(dy_rows, (-1,))
+        flat_dx = scatter_add(xp, xp.zeros_like(flat_dy), flat_index, flat_dy, axis=0)
+        dx = unfold_axes(xp, xp.reshape(flat_dx, tuple(dy_rows.shape)), order, moved_shape)
+        return xp.reshape(dx, shape), None
 
     return y, sort_pullback
