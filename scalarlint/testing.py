@@ -177,9 +177,17 @@ def _difference(actual: Any, desired: Any, rtol: float, atol: float) -> str | No
     where = f" at index {tuple(int(i) for i in worst)}" if a.ndim else ""
     return (
         f"{int(bad.sum())} of {a.size} element(s) differ: max abs err {err.max():.3g}{where} "
-        f"(got {a[worst]!r}, expected {d[worst]!r}), max rel err {np.nanmax(rel):.3g} "
+        f"(got {a[worst].item()!r}, expected {d[worst].item()!r}), max rel err {np.nanmax(rel):.3g} "
         f"(rtol={rtol:g}, atol={atol:g})"
     )
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "None"
+    shape = getattr(value, "shape", None)
+    kind = f"{type(value).__module__}.{type(value).__name__}".replace("builtins.", "")
+    return f"a {kind} of shape {tuple(shape)}" if shape is not None else f"a {kind}"
 
 
 def _rule_name(rrule: Callable[..., Any]) -> str:
@@ -255,7 +263,7 @@ class _Checker:
     def cotangent(self, got: Any, ref: Any, arg: Any, what: str) -> None:
         if ref is None or got is None:
             if ref is not got:
-                self._fail(what, f"is {got!r:.60} here but {ref!r:.60} on NumPy")
+                self._fail(what, f"is {_describe(got)} here but {_describe(ref)} on NumPy")
             return
         if isinstance(arg, (tuple, list)):
             if not isinstance(got, (tuple, list)) or len(got) != len(arg):
