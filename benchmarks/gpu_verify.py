@@ -1,0 +1,861 @@
+#!/usr/bin/env python
+"""Verify the reference rule set on a device backend and write a Markdown table.
+
+For every rule in ``scalarlint.rules.RULES`` (several variants for ``norm``):
+
+1. **Agreement**: forward and pullback on the backend equal the NumPy results
+   (max relative error reported), at two sizes.
+2. **No scalar access**: on ``strict`` the pullback runs inside
+   ``disallow_scalar()`` (any scalar read/write, iteration or host conversion
+   raises ``ScalarIndexingError``); on ``cupy`` the pullback is recorded with
+   CUDA stream capture, where any host synchronization is an error, and the
+   captured graph is replayed and compared with the eager result.
+3. **Work does not grow with n**: the number of Python-level calls made by the
+   pullback (``sys.setprofile``) at two sizes, and on ``cupy`` the number of
+   kernel nodes in the captured graph at n = 1e3 and 1e6. A per-element loop
+   shows up as a count proportional to n.
+4. **Timing**: the pullback at two large sizes (cupy: ``cupyx.profiler.benchmark``
+   GPU time at n = 1e6 and 1e8; strict: wall time at 1e4 and 1e6 on the CPU)
+   with the effective memory bandwidth of an ideal pullback (the bytes it must
+   read and write divided by the time) where the rule is bandwidth-bound.
+5. **Scalar loops**: ChainRules-style pullbacks (``findlast`` loop plus a
+   one-element write for ``norm(x, Inf)``, a ``findmax`` scan for ``maximum``,
+   a per-index ``+=`` loop for ``getindex``) at n = 1e4 next to the vectorized
+   rule. On ``strict`` they must raise ``ScalarIndexingError``; on ``cupy`` they
+   are timed to show what a sync per element costs.
+
+Usage::
+
+    python benchmarks/gpu_verify.py --backend strict --out benchmarks/results/gpu_verify_strict.md
+    python benchmarks/gpu_verify.py --backend cupy   --out gpu_verify_cupy.md
+
+Running it on a GPU machine (CuPy + NumPy, no network, no install)
+------------------------------------------------------------------
+Copy the repository (or just ``rules/`` and ``benchmarks/``) and run the second
+command from its root. Nothing needs installing: when ``scalarlint`` is not
+installed the script puts the repository root on ``sys.path`` and imports the
+top-level ``rules`` package directly; when ``array_api_compat`` is missing the
+rules fall back to their built-in shim (``rules/_shim.py``) over CuPy's own
+namespace. To use array-api-compat instead, carry its wheel
+(``pip download array-api-compat`` on a networked machine, then
+``pip install --no-index array_api_compat-*.whl`` on the GPU box). Kernel
+nodes are counted through the CUDA driver (``libcuda.so.1``, always present
+with the NVIDIA driver) because CuPy's ``Graph`` object keeps only the
+instantiated executable graph; where the driver cannot be loaded the column
+says ``n/a`` and why. The whole run takes well under 5 minutes on one GPU
+(``--quick`` for a smoke run with tiny sizes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import datetime
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def import_rules() -> dict[str, Callable[..., Any]]:
+    """``scalarlint.rules.RULES``, or the repository's ``rules`` package when not installed."""
+    try:
+        from scalarlint.rules import RULES
+    except ImportError:
+        sys.path.insert(0, str(REPO_ROOT))
+        from rules import RULES  # type: ignore[no-redef]
+    return RULES
+
+
+RULES = import_rules()
+
+
+# -- benchmark inputs ---------------------------------------------------------------
+
+
+def _rng(m: Any, seed: int) -> Any:
+    return m.random.default_rng(seed)
+
+
+def _normal(m: Any, shape: tuple[int, ...], seed: int = 0) -> Any:
+    return _rng(m, seed).standard_normal(shape)
+
+
+def _near_one(m: Any, n: int, seed: int = 0) -> Any:
+    """Factors whose product stays O(1) for any n (log-normal with sd 0.5/sqrt(n))."""
+    return m.exp(_normal(m, (n,), seed) * (0.5 / math.sqrt(max(n, 1))))
+
+
+def _with_zero_at(m: Any, x: Any, position: int) -> Any:
+    """``x`` with one element set to 0, via a mask (no scalar write)."""
+    return m.where(m.arange(x.shape[0]) == position, 0.0, x)
+
+
+def _side(n: int) -> int:
+    """Matrix side for a dense rule whose input has about n elements."""
+    return max(2, math.isqrt(n))
+
+
+Args = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One benchmarked rule call.
+
+    ``make(m, n)`` builds the arguments with array module ``m`` (NumPy or CuPy)
+    for an input of about ``n`` elements. ``traffic`` is the number of
+    n-element float64 arrays an ideal pullback must read plus write (the basis of
+    the effective bandwidth); ``None`` for compute-bound or view-only rules.
+    ``dense`` rules take an m x m matrix with m = sqrt(n) and are timed at the
+    smaller size only.
+    """
+
+    label: str
+    rule: str
+    make: Callable[[Any, int], Args]
+    traffic: float | None
+    dense: bool = False
+
+
+def _x(m: Any, n: int) -> Any:
+    return _normal(m, (n,))
+
+
+SPECS: list[Spec] = [
+    Spec("sum", "sum", lambda m, n: ((_x(m, n),), {}), 1),
+    Spec("mean", "mean", lambda m, n: ((_x(m, n),), {}), 1),
+    Spec("prod (one zero)", "prod", lambda m, n: ((_with_zero_at(m, _near_one(m, n), n // 3),), {}), 2),
+    Spec("cumsum", "cumsum", lambda m, n: ((_x(m, n),), {}), 2),
+    Spec("cumprod (one zero)", "cumprod", lambda m, n: ((_with_zero_at(m, _near_one(m, n), n // 2),), {}), 3),
+    Spec("maximum", "maximum", lambda m, n: ((_x(m, n),), {}), 2),
+    Spec("minimum", "minimum", lambda m, n: ((_x(m, n),), {}), 2),
+    Spec("findmax", "findmax", lambda m, n: ((_x(m, n),), {}), 2),
+    Spec("findmin", "findmin", lambda m, n: ((_x(m, n),), {}), 2),
+    Spec("norm p=2", "norm", lambda m, n: ((_x(m, n),), {"p": 2}), 2),
+    Spec("norm p=1", "norm", lambda m, n: ((_x(m, n),), {"p": 1}), 2),
+    Spec("norm p=inf", "norm", lambda m, n: ((_x(m, n),), {"p": math.inf}), 2),
+    Spec("norm p=-inf", "norm", lambda m, n: ((_x(m, n),), {"p": -math.inf}), 2),
+    Spec("norm p=0", "norm", lambda m, n: ((_x(m, n),), {"p": 0}), 1),
+    Spec("norm p=3", "norm", lambda m, n: ((_x(m, n),), {"p": 3}), 2),
+    Spec("normalize", "normalize", lambda m, n: ((_x(m, n),), {}), 3),
+    Spec(
+        "getindex (repeats)",
+        "getindex",
+        lambda m, n: ((_x(m, n), (_rng(m, 1).random(n) * n).astype(m.int64)), {}),
+        4,
+    ),
+    Spec(
+        "take axis=1 (repeats)",
+        "take",
+        lambda m, n: ((_normal(m, (max(1, n // 16), 16)), m.asarray([0, 3, 3, 15, 7, 7, 7, 1])), {"axis": 1}),
+        1.5,
+    ),
+    Spec("sort", "sort", lambda m, n: ((_x(m, n),), {}), 4),
+    Spec("logsumexp", "logsumexp", lambda m, n: ((_x(m, n),), {}), 2),
+    Spec("softmax rows", "softmax", lambda m, n: ((_normal(m, (max(1, n // 1000), min(n, 1000))),), {"axis": -1}), 3),
+    Spec("trace", "trace", lambda m, n: ((_normal(m, (_side(n), _side(n))),), {}), 1, dense=True),
+    Spec(
+        "det",
+        "det",
+        lambda m, n: ((m.eye(_side(n)) + 0.3 * _normal(m, (_side(n), _side(n))) / math.sqrt(_side(n)),), {}),
+        None,
+        dense=True,
+    ),
+    Spec(
+        "logdet",
+        "logdet",
+        lambda m, n: ((m.eye(_side(n)) + 0.3 * _normal(m, (_side(n), _side(n))) / math.sqrt(_side(n)),), {}),
+        None,
+        dense=True,
+    ),
+    Spec("concatenate", "concatenate", lambda m, n: (([_normal(m, (n // 2,)), _normal(m, (n - n // 2,), 1)],), {}), None),
+    Spec("repeat x4", "repeat", lambda m, n: ((_normal(m, (max(1, n // 4),)), 4), {}), 1.25),
+    Spec("clip", "clip", lambda m, n: ((_x(m, n), -0.5, 0.5), {}), 3),
+    Spec("abs", "abs", lambda m, n: ((_x(m, n),), {}), 3),
+    Spec("where", "where", lambda m, n: ((_x(m, n) > 0, _normal(m, (n,), 1), _normal(m, (n,), 2)), {}), 3.125),
+    Spec(
+        "matmul",
+        "matmul",
+        lambda m, n: ((_normal(m, (_side(n), _side(n))), _normal(m, (_side(n), _side(n)), 1)), {}),
+        None,
+        dense=True,
+    ),
+]
+
+
+def make_cotangent(m: Any, y: Any, seed: int = 7) -> Any:
+    """A random ``dy`` shaped like ``y`` (``(dvalue, None)`` for findmax/findmin)."""
+    if isinstance(y, tuple):
+        return (make_cotangent(m, y[0], seed), None)
+    return _normal(m, tuple(y.shape), seed)
+
+
+# -- ChainRules-style scalar loops (the baselines the rules replace) ----------------
+# Deliberately NOT named like rules (rrule_*, *_pullback, *_back): they exist to
+# be slow and to raise on the strict array, not to be linted as rules.
+
+
+def scalar_loop_norm_inf(x: Any, y: Any, dy: Any) -> Any:
+    """ChainRules' ``_normInf_back``: ``findlast`` over ``abs.(x) .== y`` and one write."""
+    dx = x * 0
+    for i in range(x.shape[0] - 1, -1, -1):
+        if abs(x[i]) == y:  # one device -> host sync per element
+            dx[i] = ((x[i] > 0) * 1.0 - (x[i] < 0) * 1.0) * dy
+            break
+    return dx
+
+
+def scalar_loop_maximum(x: Any, dy: Any) -> Any:
+    """A ``findmax``-style scan for the first maximum, then a one-element write."""
+    best, where = x[0], 0
+    for i in range(1, x.shape[0]):
+        if x[i] > best:  # one sync per element
+            best, where = x[i], i
+    dx = x * 0
+    dx[where] = dy
+    return dx
+
+
+def scalar_loop_getindex(x: Any, idx: Any, dy: Any) -> Any:
+    """``for k in eachindex(idx): dx[idx[k]] += dy[k]``: several launches per element."""
+    dx = x * 0
+    for k in range(idx.shape[0]):
+        dx[idx[k]] += dy[k]
+    return dx
+
+
+@dataclass(frozen=True)
+class LoopSpec:
+    label: str
+    spec_label: str
+    loop: Callable[..., Any]
+    loop_args: Callable[[tuple[Any, ...], Any, Any], tuple[Any, ...]]  # (args, y, dy) -> loop arguments
+
+
+def _worst_case_norm_inf(m: Any, n: int) -> Args:
+    # the maximum magnitude at index 0: findlast scans all n elements
+    x = _x(m, n)
+    return (m.where(m.arange(n) == 0, 100.0, x),), {"p": math.inf}
+
+
+LOOPS: list[LoopSpec] = [
+    LoopSpec("norm p=inf: findlast loop", "norm p=inf", scalar_loop_norm_inf, lambda a, y, dy: (a[0], y, dy)),
+    LoopSpec("maximum: findmax scan", "maximum", scalar_loop_maximum, lambda a, y, dy: (a[0], dy)),
+    LoopSpec("getindex: += loop", "getindex (repeats)", scalar_loop_getindex, lambda a, y, dy: (a[0], a[1], dy)),
+]
+
+
+# -- measurements -------------------------------------------------------------------
+
+
+def max_rel_err(got: Any, want: Any) -> float:
+    """Largest ``|got - want| / max(|want|, tiny)`` over a tree; NaN/inf must match exactly."""
+    if want is None:
+        if got is not None:
+            return math.inf
+        return 0.0
+    if isinstance(want, (tuple, list)):
+        if not isinstance(got, (tuple, list)) or len(got) != len(want):
+            return math.inf
+        return max((max_rel_err(g, w) for g, w in zip(got, want)), default=0.0)
+    g = np.asarray(got, dtype=np.complex128 if np.iscomplexobj(want) else np.float64)
+    w = np.asarray(want, dtype=g.dtype)
+    if g.shape != w.shape:
+        return math.inf
+    if g.size == 0:
+        return 0.0
+    same = (g == w) | (np.isnan(g) & np.isnan(w))
+    if not np.all(same | (np.isfinite(g) & np.isfinite(w))):
+        return math.inf
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = max(float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0)), 1e-300)
+        err = np.where(same, 0.0, np.abs(g - w)) / scale
+    return float(np.max(err))
+
+
+class CallCounter:
+    """Counts Python and C function calls made while active (``sys.setprofile``).
+
+    Backend-agnostic: a pullback that loops over elements makes O(n) calls, a
+    vectorized one makes the same number of calls at every n.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def _profile(self, frame: Any, event: str, arg: Any) -> None:
+        if event in ("call", "c_call"):
+            self.count += 1
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[CallCounter]:
+        previous = sys.getprofile()
+        sys.setprofile(self._profile)
+        try:
+            yield self
+        finally:
+            sys.setprofile(previous)
+
+
+def tree_map(value: Any, fn: Callable[[Any], Any]) -> Any:
+    if isinstance(value, (tuple, list)):
+        return type(value)(tree_map(v, fn) for v in value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return fn(value)
+    return value
+
+
+# -- CUDA graph node counting --------------------------------------------------------
+
+# CUgraphNodeType values from cuda.h (stable across CUDA 10-13)
+_NODE_TYPES = {
+    0: "kernel",
+    1: "memcpy",
+    2: "memset",
+    3: "host",
+    4: "graph",
+    5: "empty",
+    6: "wait_event",
+    7: "event_record",
+    10: "mem_alloc",
+    11: "mem_free",
+    13: "conditional",
+}
+
+
+def load_cuda_driver() -> Any:
+    """``libcuda`` through ctypes, or a string saying why not."""
+    for name in ("libcuda.so.1", "libcuda.so", "nvcuda.dll"):
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    return "n/a: the CUDA driver library (libcuda) cannot be loaded here"
+
+
+def count_graph_nodes(graph_handle: int, driver: Any = None) -> dict[str, int] | str:
+    """Node counts by type of a ``cudaGraph_t`` (the same handle as a driver ``CUgraph``).
+
+    Uses ``cuGraphGetNodes`` twice (count, then handles) and ``cuGraphNodeGetType``.
+    Returns a reason string (``"n/a: ..."``) when the driver is unavailable or a
+    call fails, so the report says why instead of crashing.
+    """
+    driver = load_cuda_driver() if driver is None else driver
+    if isinstance(driver, str):
+        return driver
+    if not graph_handle:
+        return "n/a: no graph handle"
+    graph = ctypes.c_void_p(graph_handle)
+    num = ctypes.c_size_t(0)
+    rc = driver.cuGraphGetNodes(graph, None, ctypes.byref(num))
+    if rc != 0:
+        return f"n/a: cuGraphGetNodes returned CUresult {rc}"
+    nodes = (ctypes.c_void_p * max(num.value, 1))()
+    rc = driver.cuGraphGetNodes(graph, nodes, ctypes.byref(num))
+    if rc != 0:
+        return f"n/a: cuGraphGetNodes returned CUresult {rc}"
+    kinds: Counter[str] = Counter()
+    for k in range(num.value):
+        node_type = ctypes.c_int(-1)
+        rc = driver.cuGraphNodeGetType(ctypes.c_void_p(nodes[k]), ctypes.byref(node_type))
+        kinds[_NODE_TYPES.get(node_type.value, f"type{node_type.value}") if rc == 0 else "unknown"] += 1
+    result = dict(kinds)
+    result["total"] = num.value
+    return result
+
+
+# -- backends --------------------------------------------------------------------------
+
+
+@dataclass
+class Capture:
+    ok: bool
+    detail: str
+    nodes: dict[str, int] | str | None = None
+    replay_err: float | None = None
+
+
+class Backend:
+    """What the verifier needs from a device backend."""
+
+    name = "base"
+    module: Any = np
+    check_sizes: tuple[int, int] = (1_000, 100_000)
+    time_sizes: tuple[int, int] = (10_000, 1_000_000)
+    capture_sizes: tuple[int, int] = (1_000, 1_000_000)
+    loop_n = 10_000
+    time_label = "wall"
+
+    def to_device(self, a: np.ndarray) -> Any:
+        raise NotImplementedError
+
+    def to_host(self, a: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    def make(self, spec: Spec, n: int) -> Args:
+        """Arguments of about ``n`` elements, created on the device."""
+        args, kwargs = spec.make(np, n)
+        return tree_map(args, self.to_device), kwargs
+
+    def cotangent(self, y: Any) -> Any:
+        """A random ``dy`` for output ``y``, on the device."""
+        return tree_map(make_cotangent(np, y), self.to_device)
+
+    def guard(self) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext()
+
+    def time(self, fn: Callable[[], Any], repeat: int) -> float:
+        raise NotImplementedError
+
+    def capture(self, fn: Callable[[], Any], reference: Any) -> Capture:
+        return Capture(False, "n/a (no CUDA graphs on this backend)")
+
+    def describe(self) -> str:
+        return self.name
+
+
+class StrictBackend(Backend):
+    """The CPU strict array: scalar access raises; timings are CPU wall times."""
+
+    name = "strict"
+
+    def __init__(self, quick: bool = False) -> None:
+        from scalarlint.runtime import ScalarIndexingError, disallow_scalar, strict, to_host
+
+        self._strict, self._to_host, self._disallow = strict, to_host, disallow_scalar
+        self.error_type = ScalarIndexingError
+        if quick:
+            self.check_sizes, self.time_sizes, self.loop_n = (50, 500), (200, 2_000), 200
+
+    def to_device(self, a: np.ndarray) -> Any:
+        return self._strict(a)
+
+    def to_host(self, a: Any) -> np.ndarray:
+        return self._to_host(a)
+
+    def guard(self) -> contextlib.AbstractContextManager[Any]:
+        return self._disallow()
+
+    def time(self, fn: Callable[[], Any], repeat: int) -> float:
+        fn()
+        samples = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - start)
+        return statistics.median(samples)
+
+    def describe(self) -> str:
+        return "strict (scalarlint.runtime.StrictArray on NumPy, CPU)"
+
+
+class CupyBackend(Backend):
+    """CuPy on a CUDA GPU: stream capture, graph node counts, GPU timings."""
+
+    name = "cupy"
+    time_sizes = (1_000_000, 100_000_000)
+    time_label = "GPU"
+
+    def __init__(self, quick: bool = False) -> None:
+        import cupy
+        import cupyx.profiler
+
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise RuntimeError("no CUDA device")
+        self.module = cupy
+        self._cupy = cupy
+        self._benchmark = cupyx.profiler.benchmark
+        self._driver = load_cuda_driver()
+        self.error_type = Exception
+        if quick:
+            self.check_sizes, self.time_sizes, self.capture_sizes, self.loop_n = (50, 500), (1_000, 10_000), (100, 10_000), 200
+
+    def to_device(self, a: np.ndarray) -> Any:
+        return self._cupy.asarray(a)
+
+    def to_host(self, a: Any) -> np.ndarray:
+        return self._cupy.asnumpy(a)
+
+    def make(self, spec: Spec, n: int) -> Args:
+        return spec.make(self._cupy, n)  # generated on the device: no 800 MB uploads
+
+    def cotangent(self, y: Any) -> Any:
+        return make_cotangent(self._cupy, y)
+
+    def time(self, fn: Callable[[], Any], repeat: int) -> float:
+        result = self._benchmark(fn, (), n_repeat=repeat, n_warmup=2)
+        return float(np.mean(result.gpu_times[0]))
+
+    def capture(self, fn: Callable[[], Any], reference: Any) -> Capture:
+        """Record ``fn`` with stream capture, count nodes, replay, compare with ``reference``.
+
+        ``Stream.begin_capture()`` starts capture in relaxed mode (so the memory
+        pool may still grow); any synchronization inside ``fn`` invalidates the
+        capture and raises. The graph is ended with ``runtime.streamEndCapture``
+        to keep the raw ``cudaGraph_t`` (``Stream.end_capture()`` would destroy
+        it after instantiation), then instantiated and launched right away,
+        before any other allocation can reuse the temporaries it writes.
+        """
+        cupy = self._cupy
+        runtime = cupy.cuda.runtime
+        stream = cupy.cuda.Stream(non_blocking=True)
+        graph = 0
+        with stream:
+            stream.begin_capture()
+            try:
+                out = fn()
+            except Exception as exc:  # a sync (or anything else) during capture
+                with contextlib.suppress(Exception):
+                    graph = runtime.streamEndCapture(stream.ptr)
+                if graph:
+                    with contextlib.suppress(Exception):
+                        runtime.graphDestroy(graph)
+                return Capture(False, f"raised {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
+            try:
+                graph = runtime.streamEndCapture(stream.ptr)
+            except Exception as exc:
+                return Capture(False, f"capture invalidated: {type(exc).__name__}: {str(exc)[:120]}")
+        nodes = count_graph_nodes(graph, self._driver)
+        try:
+            executable = runtime.graphInstantiate(graph)
+            runtime.graphLaunch(executable, stream.ptr)
+            stream.synchronize()
+            replayed = tree_map_device(out, self.to_host)
+            runtime.graphExecDestroy(executable)
+        finally:
+            runtime.graphDestroy(graph)
+        return Capture(True, "captured", nodes, max_rel_err(replayed, reference))
+
+    def describe(self) -> str:
+        cupy = self._cupy
+        props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+        name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+        return f"cupy {cupy.__version__} on {name}"
+
+
+def tree_map_device(value: Any, fn: Callable[[Any], Any]) -> Any:
+    """Map ``fn`` over the array leaves of a result tree (device arrays included)."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(tree_map_device(v, fn) for v in value)
+    if value is None or isinstance(value, (bool, int, float, complex)):
+        return value
+    return fn(value)
+
+
+# -- the verification run ----------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    label: str
+    agree: list[float] = field(default_factory=list)
+    scalar: str = "ok"
+    calls: list[int] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)
+    capture: str = ""
+    times: list[float | None] = field(default_factory=list)
+    bandwidth: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _run_rule(spec: Spec, args: tuple[Any, ...], kwargs: dict[str, Any], dy_maker: Callable[[Any], Any]) -> tuple[Any, Callable[[], Any], Any]:
+    y, pullback = RULES[spec.rule](*args, **kwargs)
+    dy = dy_maker(y)
+    return y, (lambda: pullback(dy)), dy
+
+
+def verify_spec(backend: Backend, spec: Spec) -> Row:
+    row = Row(spec.label)
+    # 1 + 2: agreement with NumPy, under the scalar guard
+    for n in backend.check_sizes:
+        n_eff = n if not spec.dense else min(n, 40_000)
+        args_np, kwargs = spec.make(np, n_eff)
+        with np.errstate(all="ignore"):
+            y_ref, pb_ref, dy_np = _run_rule(spec, args_np, kwargs, lambda y: make_cotangent(np, y))
+            ct_ref = pb_ref()
+        dev_args = tree_map(args_np, backend.to_device)
+        dev_dy = tree_map(dy_np, backend.to_device)
+        try:
+            with backend.guard():
+                y_dev, pullback = RULES[spec.rule](*dev_args, **kwargs)
+                ct_dev = pullback(dev_dy)
+        except Exception as exc:  # ScalarIndexingError on strict
+            row.scalar = f"RAISED {type(exc).__name__}: {str(exc).splitlines()[0][:80]}"
+            return row
+        got = (tree_map_device(y_dev, backend.to_host), tree_map_device(ct_dev, backend.to_host))
+        row.agree.append(max_rel_err(got, (y_ref, ct_ref)))
+    # 3: host calls at both check sizes
+    for n in backend.check_sizes:
+        n_eff = n if not spec.dense else min(n, 40_000)
+        args, kwargs = backend.make(spec, n_eff)
+        _, call, _ = _run_rule(spec, args, kwargs, backend.cotangent)
+        call()  # warm caches (kernel compilation, namespace lookups)
+        counter = CallCounter()
+        with counter.active():
+            call()
+        row.calls.append(counter.count)
+    # 3 (cupy): stream capture and graph nodes
+    if isinstance(backend, CupyBackend):
+        captures = []
+        for n in backend.capture_sizes:
+            n_eff = n if not spec.dense else min(n, 1_000_000)
+            args, kwargs = backend.make(spec, n_eff)
+            _, call, _ = _run_rule(spec, args, kwargs, backend.cotangent)
+            eager = tree_map_device(call(), backend.to_host)
+            cap = backend.capture(call, eager)
+            captures.append(cap)
+            if not cap.ok:
+                row.scalar = f"capture failed at n={n_eff:.0e}: {cap.detail}"
+                break
+            if cap.replay_err is not None and cap.replay_err > 1e-12:
+                row.notes.append(f"graph replay differs from eager by {cap.replay_err:.1e} at n={n_eff:.0e}")
+        row.nodes = [_format_nodes(c.nodes) for c in captures if c.ok]
+    # 4: timing
+    sizes = backend.time_sizes[:1] if spec.dense else backend.time_sizes
+    for n in backend.time_sizes:
+        if n not in sizes:
+            row.times.append(None)
+            continue
+        n_eff = n if not spec.dense else min(n, 1_000_000 if isinstance(backend, CupyBackend) else 90_000)
+        args, kwargs = backend.make(spec, n_eff)
+        _, call, _ = _run_rule(spec, args, kwargs, backend.cotangent)
+        repeat = 10 if n_eff <= 10_000_000 else 5
+        seconds = backend.time(call, repeat)
+        row.times.append(seconds)
+        if spec.traffic is not None and n_eff == n:
+            row.bandwidth = spec.traffic * n * 8 / seconds / 1e9
+    return row
+
+
+def _format_nodes(nodes: Any) -> str:
+    if isinstance(nodes, str) or nodes is None:
+        return str(nodes)
+    extra = {k: v for k, v in nodes.items() if k not in ("total", "kernel")}
+    tail = "" if not extra else " (+" + ", ".join(f"{v} {k}" for k, v in sorted(extra.items())) + ")"
+    return f"{nodes.get('kernel', 0)}{tail}"
+
+
+@dataclass
+class LoopRow:
+    label: str
+    vectorized: float | None = None
+    loop: float | None = None
+    strict_raises: str = ""
+    agree: float | None = None
+
+
+def verify_loop(backend: Backend, loop: LoopSpec) -> LoopRow:
+    spec = next(s for s in SPECS if s.label == loop.spec_label)
+    n = backend.loop_n
+    row = LoopRow(loop.label)
+    if loop.spec_label == "norm p=inf":
+        args_np, kwargs = _worst_case_norm_inf(np, n)
+    else:
+        args_np, kwargs = spec.make(np, n)
+    args = tree_map(args_np, backend.to_device)
+    y, pullback = RULES[spec.rule](*args, **kwargs)
+    seed = backend.cotangent(y)
+    dy_value = seed[0] if isinstance(seed, tuple) else seed
+    loop_args = loop.loop_args(args, y if not isinstance(y, tuple) else y[0], dy_value)
+    if isinstance(backend, StrictBackend):
+        try:
+            with backend.guard():
+                loop.loop(*loop_args)
+            row.strict_raises = "NO (did not raise)"
+        except backend.error_type as exc:
+            row.strict_raises = f"yes: {str(exc).splitlines()[0][:70]}"
+        from scalarlint.runtime import allow_scalar
+
+        def run_loop() -> Any:
+            with allow_scalar():
+                return loop.loop(*loop_args)
+    else:
+
+        def run_loop() -> Any:
+            return loop.loop(*loop_args)
+
+    reference = backend.to_host(pullback(seed)[0])
+    row.agree = max_rel_err(backend.to_host(run_loop()), reference)
+    row.vectorized = backend.time(lambda: pullback(seed), 10)
+    row.loop = backend.time(run_loop, 2)
+    return row
+
+
+# -- report -------------------------------------------------------------------------------
+
+
+def _fmt_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _fmt_n(n: int) -> str:
+    exponent = round(math.log10(n))
+    return f"1e{exponent}" if 10**exponent == n else f"{n}"
+
+
+def _growth(values: list[Any]) -> str:
+    if len(values) < 2:
+        return "-"
+    return f"{values[0]} / {values[1]}" + (" (constant)" if values[0] == values[1] else "")
+
+
+def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str, elapsed: float) -> str:
+    import numpy
+
+    try:
+        import array_api_compat
+
+        compat = f"array-api-compat {array_api_compat.__version__}"
+    except ImportError:
+        compat = "array-api-compat missing: rules use their built-in shim"
+    lines = [
+        f"# GPU verification of the reference rules: backend `{backend.name}`",
+        "",
+        f"- command: `{command}`",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- machine: {os.cpu_count()} CPUs (`nproc`), `{platform.machine()}` (`uname -m`), "
+        f"Python {platform.python_version()}, NumPy {numpy.__version__}, {compat}",
+        f"- backend: {backend.describe()}",
+        f"- total run time: {elapsed:.1f} s",
+        "",
+        "Columns: *agrees* is the max error relative to the largest NumPy value, over the",
+        f"outputs and cotangents, at n = {_fmt_n(backend.check_sizes[0])} and {_fmt_n(backend.check_sizes[1])};",
+        "*scalar access* is `ok` when the pullback ran " + (
+            "inside `disallow_scalar()` without a `ScalarIndexingError`;"
+            if isinstance(backend, StrictBackend)
+            else "inside CUDA stream capture (a host sync there is an error);"
+        ),
+        "*host calls* counts Python/C calls made by one pullback at both sizes (constant = no",
+        "per-element host work)"
+        + ("; *kernel nodes* are the captured graph's kernel nodes at "
+           f"n = {_fmt_n(backend.capture_sizes[0])} / {_fmt_n(backend.capture_sizes[1])}" if isinstance(backend, CupyBackend) else "")
+        + f"; times are {backend.time_label} time per pullback; *eff. BW* is the traffic of an ideal",
+        "pullback (inputs it must read + outputs it must write, float64) divided by the time at",
+        "the larger size. Dense rules (trace, det, logdet, matmul) use an m x m matrix with",
+        "m = sqrt(n), capped, and are timed at the smaller size only.",
+        "",
+    ]
+    t0, t1 = (_fmt_n(n) for n in backend.time_sizes)
+    header = ["rule", "agrees (max rel err)", "scalar access", "host calls"]
+    if isinstance(backend, CupyBackend):
+        header.append("kernel nodes")
+    header += [f"pullback n={t0}", f"pullback n={t1}", "eff. BW"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    for r in rows:
+        cells = [
+            f"`{r.label}`",
+            " / ".join(f"{e:.1e}" for e in r.agree) or "-",
+            r.scalar,
+            _growth(r.calls),
+        ]
+        if isinstance(backend, CupyBackend):
+            cells.append(_growth(r.nodes))
+        cells += [_fmt_time(t) for t in (r.times + [None, None])[:2]]
+        cells.append("-" if r.bandwidth is None else f"{r.bandwidth:.1f} GB/s")
+        lines.append("| " + " | ".join(cells) + " |")
+    notes = [f"- `{r.label}`: {note}" for r in rows for note in r.notes]
+    if notes:
+        lines += ["", "Notes:", *notes]
+    lines += [
+        "",
+        f"## Scalar loops (ChainRules style) at n = {_fmt_n(backend.loop_n)}",
+        "",
+        "The pullbacks the rules replace, written as CPU code would be: a search loop with one",
+        "comparison per element and a one-element write. They compute the same cotangent"
+        + (
+            "; on the strict array they must raise `ScalarIndexingError` under `disallow_scalar()`"
+            " (timed here inside `allow_scalar()`, i.e. as plain CPU loops)."
+            if isinstance(backend, StrictBackend)
+            else "; on CuPy every comparison is a device-to-host sync."
+        ),
+        "",
+    ]
+    header = ["loop", "same result (max rel err)", "vectorized rule", "scalar loop", "slowdown"]
+    if isinstance(backend, StrictBackend):
+        header.insert(2, "raises on strict")
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    for lr in loops:
+        slow = "-" if not (lr.loop and lr.vectorized) else f"{lr.loop / lr.vectorized:.0f}x"
+        cells = [lr.label, "-" if lr.agree is None else f"{lr.agree:.1e}", _fmt_time(lr.vectorized), _fmt_time(lr.loop), slow]
+        if isinstance(backend, StrictBackend):
+            cells.insert(2, lr.strict_raises)
+        lines.append("| " + " | ".join(cells) + " |")
+    ok = all(r.scalar == "ok" for r in rows) and all(max(r.agree, default=0) < 1e-8 for r in rows)
+    constant = all(len(set(r.calls)) == 1 for r in rows)
+    summary = (
+        f"Summary: {len(rows)} rule variants, "
+        + ("all agree with NumPy with no scalar access" if ok else "FAILURES above")
+        + ("; host calls constant in n for all" if constant else "; host calls vary with n for some (see table)")
+    )
+    if isinstance(backend, CupyBackend):
+        nodes_constant = all(len(r.nodes) == 2 and r.nodes[0] == r.nodes[1] for r in rows)
+        summary += (
+            "; kernel nodes constant from n = 1e3 to 1e6 for all"
+            if nodes_constant
+            else "; kernel node counts differ with n for some (see table)"
+        )
+    lines += ["", summary + ".", ""]
+    return "\n".join(lines)
+
+
+def make_backend(name: str, quick: bool) -> Backend:
+    if name == "strict":
+        return StrictBackend(quick)
+    if name == "cupy":
+        try:
+            return CupyBackend(quick)
+        except Exception as exc:  # ImportError, CUDARuntimeError, no device
+            raise SystemExit(f"gpu_verify: the cupy backend is unavailable here: {type(exc).__name__}: {exc}") from None
+    raise SystemExit(f"gpu_verify: unknown backend {name!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("strict", "cupy"), required=True)
+    parser.add_argument("--out", type=Path, help="write the Markdown report here (default: stdout only)")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run for tests")
+    parser.add_argument("--only", nargs="*", help="rule labels to run (default: all)")
+    options = parser.parse_args(argv)
+    backend = make_backend(options.backend, options.quick)
+    start = time.perf_counter()
+    specs = [s for s in SPECS if not options.only or s.label in options.only or s.rule in options.only]
+    rows = []
+    for spec in specs:
+        row = verify_spec(backend, spec)
+        rows.append(row)
+        print(f"{spec.label:24s} agree={row.agree} scalar={row.scalar} calls={row.calls} nodes={row.nodes} "
+              f"times={[_fmt_time(t) for t in row.times]}", file=sys.stderr, flush=True)
+    loops = [verify_loop(backend, loop) for loop in LOOPS if any(s.label == loop.spec_label for s in specs)]
+    command = "python benchmarks/gpu_verify.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    report = render(backend, rows, loops, command, time.perf_counter() - start)
+    print(report)
+    if options.out is not None:
+        options.out.parent.mkdir(parents=True, exist_ok=True)
+        options.out.write_text(report)
+    failed = any(r.scalar != "ok" or max(r.agree, default=0) > 1e-8 for r in rows)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
