@@ -74,7 +74,12 @@ def _load_backend(name: str) -> _Backend:
         if count < 1:
             raise BackendUnavailable("cupy: no CUDA device visible")
         return _Backend(
-            "cupy", "cupy.ndarray", cupy.asarray, cupy.asnumpy, lambda a: isinstance(a, cupy.ndarray), ("cupy",)
+            "cupy",
+            "cupy.ndarray",
+            cupy.asarray,
+            cupy.asnumpy,
+            lambda a: isinstance(a, cupy.ndarray),
+            ("cupy",),
         )
     if name == "torch":
         try:
@@ -253,7 +258,9 @@ class _Checker:
     def output(self, got: Any, ref: Any, what: str) -> None:
         if isinstance(ref, (tuple, list)):
             if not isinstance(got, (tuple, list)) or len(got) != len(ref):
-                self._fail(what, f"has structure {type(got).__name__}, expected {len(ref)} outputs like NumPy")
+                self._fail(
+                    what, f"has structure {type(got).__name__}, expected {len(ref)} outputs like NumPy"
+                )
             for k, (g, r) in enumerate(zip(got, ref)):
                 self.output(g, r, f"{what}[{k}]")
             return
@@ -308,7 +315,14 @@ def _call(
         raise
 
 
-def _mutation_check(before: Sequence[Any], after: Sequence[Any], labels: list[str], where: str, backend: _Backend | None) -> None:
+def _mutation_check(
+    before: Sequence[Any],
+    after: Sequence[Any],
+    labels: list[str],
+    where: str,
+    backend: _Backend | None,
+) -> None:
+    """Fail if an argument array changed (rules must not write into their inputs)."""
     for label, old, new in zip(labels, before, after):
         olds = old if isinstance(old, (tuple, list)) else (old,)
         news = new if isinstance(new, (tuple, list)) else (new,)
@@ -374,7 +388,8 @@ def check_rule(
         return dy_host
 
     where = f"check_rule({rule}) on NumPy"
-    y_ref, dx_ref = _call(rrule, host_args, host_kwargs, reference_cotangent, f"check_rule: rule {rule} on NumPy")
+    run_label = f"check_rule: rule {rule} on NumPy"
+    y_ref, dx_ref = _call(rrule, host_args, host_kwargs, reference_cotangent, run_label)
     dx_ref = _check_cotangent_tuple(dx_ref, len(args), where)
     _mutation_check(snapshot, host_args, labels, where, None)
 
@@ -392,7 +407,8 @@ def check_rule(
         dev_kwargs = {k: _map_tree(v, to_device) for k, v in host_kwargs.items()}
         dev_dy = _map_tree(dy_host, _device_leaf(backend, scalars=True))
         with disallow_scalar(backends=backend.policy):
-            y, dx = _call(rrule, dev_args, dev_kwargs, lambda _: dev_dy, f"check_rule: rule {rule} on backend {name!r}")
+            run_label = f"check_rule: rule {rule} on backend {name!r}"
+            y, dx = _call(rrule, dev_args, dev_kwargs, lambda _: dev_dy, run_label)
         checker = _Checker(where, backend, rtol, atol)
         checker.output(y, y_ref, "output y")
         dx = _check_cotangent_tuple(dx, len(args), where)
@@ -511,7 +527,9 @@ def check_rule_fd(
                     minus[j] -= eps
                 else:
                     plus, minus = leaf + eps, leaf - eps
-                expected[j] = (objective(_replace(base, path, plus)) - objective(_replace(base, path, minus))) / (2 * eps)
+                upper = objective(_replace(base, path, plus))
+                lower = objective(_replace(base, path, minus))
+                expected[j] = (upper - lower) / (2 * eps)
             problem = _difference(got, expected, rtol, atol)
             if problem:
                 raise AssertionError(

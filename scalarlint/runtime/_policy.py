@@ -229,17 +229,19 @@ class disallow_scalar(ScalarScope):  # noqa: N801 - used like a function
     def __enter__(self) -> disallow_scalar:
         names = KNOWN_BACKENDS if self._requested is None else self._requested
         explicit = self._requested is not None
-        armed = []
+        armed: list[str] = []
+        recorded = False
         try:
             for name in names:
                 if _HOOKS[name].acquire(explicit):
                     armed.append(name)
             self._armed.append(tuple(armed))
+            recorded = True
             super().__enter__()
         except BaseException:
             for name in reversed(armed):
                 _HOOKS[name].release()
-            if len(self._armed) and self._armed[-1] == tuple(armed):
+            if recorded:
                 self._armed.pop()
             raise
         return self

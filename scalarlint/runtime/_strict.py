@@ -87,7 +87,9 @@ class StrictArray(NDArrayOperatorsMixin):
         """Array API ``to_device``: only the strict device itself is accepted."""
         if isinstance(device, str) and device == STRICT_DEVICE:
             return self
-        raise ValueError(f"StrictArray lives on device 'strict'; use to_host(x) to get a numpy array (got {device!r})")
+        raise ValueError(
+            f"StrictArray lives on device 'strict'; use to_host(x) to get a numpy array (got {device!r})"
+        )
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -253,8 +255,8 @@ class StrictArray(NDArrayOperatorsMixin):
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         for obj in (*inputs, *kwargs.get("out", ())):
-            if not isinstance(obj, (StrictArray, np.ndarray, np.generic, *_PYTHON_SCALARS, tuple, list, slice)) and obj is not None:
-                return NotImplemented
+            if obj is not None and obj is not Ellipsis and not isinstance(obj, _UFUNC_OPERANDS):
+                return NotImplemented  # a foreign array type: let it decide
         return _apply_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(
@@ -263,6 +265,11 @@ class StrictArray(NDArrayOperatorsMixin):
         if not all(issubclass(t, (StrictArray, np.ndarray)) for t in types):
             return NotImplemented
         return call_numpy(func, func.__name__, args, kwargs)
+
+
+# What may appear among ufunc operands (``at`` indices included) before we
+# decide; anything else is another array library's business.
+_UFUNC_OPERANDS = (StrictArray, np.ndarray, np.generic, *_PYTHON_SCALARS, tuple, list, slice)
 
 
 def _make_method(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
@@ -286,7 +293,10 @@ del _name
 
 
 def _host_mix_error(obj: Any, where: str) -> TypeError:
-    kind = f"host numpy array of shape {obj.shape}" if isinstance(obj, np.ndarray) else f"Python {type(obj).__name__}"
+    if isinstance(obj, np.ndarray):
+        kind = f"host numpy array of shape {obj.shape}"
+    else:
+        kind = f"Python {type(obj).__name__}"
     return TypeError(
         f"{where} mixes a StrictArray with a {kind}. CuPy raises TypeError "
         "('Unsupported type') here: move the operand to the device first "
@@ -319,11 +329,12 @@ def _apply_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: 
         checked = [_check_device_operand(v, where) for v in inputs]
     outs = kwargs.get("out")
     if outs is not None:
-        kwargs = {**kwargs, "out": tuple(None if o is None else _check_device_operand(o, where) for o in outs)}
+        checked_outs = tuple(None if o is None else _check_device_operand(o, where) for o in outs)
+        kwargs = {**kwargs, "out": checked_outs}
     if "where" in kwargs:
         kwargs = {**kwargs, "where": unwrap(kwargs["where"])}
-    if method in ("reduce", "accumulate", "reduceat"):
-        check_host_params("sum", (None, kwargs.get("axis")), {}, StrictArray)
+    if "axis" in kwargs:
+        check_host_params(where, (), {"axis": kwargs["axis"]}, StrictArray)
     result = run_with_scalar_allowed(getattr(ufunc, method), *checked, **kwargs)
     results = result if isinstance(result, tuple) else (result,)
     final = tuple(
