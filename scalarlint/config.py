@@ -20,7 +20,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 ALL_CODES = ("SL101", "SL102", "SL103", "SL104", "SL105", "SL106", "SL107")
 DEFAULT_SELECT = ("SL101", "SL102", "SL103", "SL104", "SL105", "SL106")
 
-DEFAULT_RULE_NAMES = ("rrule", "frule", "pullback", "pushforward")
+DEFAULT_RULE_NAMES = ("rrule", "frule", "pullback", "pushforward", "backprop")
 DEFAULT_RULE_PATTERNS = (
     "*_pullback",
     "*_back",
@@ -29,6 +29,8 @@ DEFAULT_RULE_PATTERNS = (
     "*_pushforward",
     "rrule_*",
     "frule_*",
+    "*_backward",
+    "*_bwd",
 )
 DEFAULT_RULE_BASES = (
     "torch.autograd.Function",
@@ -150,6 +152,8 @@ class Config:
         return frozenset(codes)
 
     def is_rule_name(self, name: str) -> bool:
+        if name.startswith("test"):  # test_backward() is a pytest test, not a rule
+            return False
         return name in self.rule_names or any(fnmatch.fnmatchcase(name, p) for p in self.rule_patterns)
 
     def with_overrides(self, **changes: Any) -> "Config":

@@ -15,7 +15,7 @@ import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.kinds import Kind, Origin, Tag
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 from scalarlint.config import Config
 
 CREATION = frozenset(
@@ -58,7 +58,7 @@ HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"})
 FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "op", "loss_fn", "fwd", "bwd"})
 OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
-INDEX_TUPLE_PARAMS = frozenset({"indexes", "target_input_indexes"})
+INDEX_TUPLE_PARAMS = frozenset({"indexes", "indices", "target_input_indexes"})
 CONTAINER_SUFFIXES = ("_args", "_list", "_seq", "_tuple", "_meta", "_shape", "_shapes", "_dims", "_axes")
 
 
@@ -94,11 +94,13 @@ class Inference:
         scopes: Mapping[cst.CSTNode, Scope | None],
         parents: Mapping[cst.CSTNode, cst.CSTNode],
         checked_functions: set[cst.CSTNode],
+        rule_functions: set[cst.CSTNode] | None = None,
     ) -> None:
         self.config = config
         self.scopes = scopes
         self.parents = parents
         self.checked_functions = checked_functions
+        self.rule_functions = rule_functions or set()
         self.array_module_names = frozenset(config.array_modules)
         self._memo: dict[int, Kind] = {}
         self._in_progress: set[int] = set()
@@ -308,10 +310,10 @@ class Inference:
 
     def _element_of(self, container: Kind) -> Kind:
         if container.tag is Tag.ARRAY_SEQ:
-            return K.array(guessed=container.guessed)
+            return K.array(doubt=container.doubt)
         if container.tag is Tag.SHAPE:
             return K.host_int(Origin.DATA)
-        if container.tag is Tag.ARRAY and not container.guessed:  # a, b = xp.linalg.qr(A)
+        if container.tag is Tag.ARRAY and not container.doubt:  # a, b = xp.linalg.qr(A)
             return K.array()
         return K.UNKNOWN
 
@@ -377,7 +379,12 @@ class Inference:
             return K.MODULE
         if name in FUNCTION_PARAMS:
             return K.FUNCTION
-        return K.array(guessed=True) if checked else K.UNKNOWN
+        if not checked:
+            return K.UNKNOWN
+        # A parameter of a named rule is an array; one of a helper or a lambda (autograd's
+        # vjp makers also take tuples, keys and shapes) is probably one.
+        named_rule = func in self.rule_functions and isinstance(func, cst.FunctionDef)
+        return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
 
     def _annotation(self, node: cst.BaseExpression) -> Kind:
         if isinstance(node, cst.Subscript):
@@ -417,6 +424,8 @@ class Inference:
         attr = node.attr.value
         if attr in SEQ_METHODS:
             return K.ARRAY_SEQ
+        if attr in self.array_module_names and attr not in ("torch", "numpy"):
+            return K.MODULE  # self.xp, model.ops.xp, cuda.cupy
         base = self.kind(node.value)
         if base.tag is Tag.MODULE:
             if attr in ("linalg", "fft", "random", "special", "testing"):
@@ -446,7 +455,7 @@ class Inference:
             return K.host_int(base.origin if base.origin else Origin.STRUCTURAL)
         if base.tag is Tag.ARRAY_SEQ:
             indices = self.index_kinds(node)
-            return K.array(guessed=base.guessed) if indices else base
+            return K.array(doubt=base.doubt) if indices else base
         if base.tag is not Tag.ARRAY:
             return K.UNKNOWN
         indices = self.index_kinds(node)
@@ -459,7 +468,7 @@ class Inference:
             newaxes = sum(1 for e in node.slice if isinstance(e.slice, cst.Index) and _is_none(e.slice.value))
             has_ellipsis = any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis) for e in node.slice)
             rank = None if base.rank is None or has_ellipsis else base.rank - ints + newaxes
-            return K.array(rank, base.boolean, base.guessed)
+            return K.array(rank, base.boolean, base.doubt)
         if any(k.tag is Tag.ARRAY for k in indices):
             if any(k.boolean for k in indices):
                 return K.array(1, base.boolean)
@@ -468,7 +477,7 @@ class Inference:
             if base.rank is not None and len(indices) < base.rank:
                 return K.array(base.rank - len(indices), base.boolean)
             if base.rank is None and not any(k.origin >= Origin.PARAM or k.tag is Tag.DEVICE_SCALAR for k in indices):
-                return K.array(None, base.boolean, base.guessed)
+                return K.array(None, base.boolean, base.doubt)
             return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean)
         return K.UNKNOWN
 
@@ -553,10 +562,10 @@ class Inference:
         if (name in DATA_DEPENDENT or name == "where" and len(args) == 1) and not any(k.is_device for k in arg_kinds):
             return K.UNKNOWN  # host bookkeeping (shapes, Python lists)
         if name in DATA_DEPENDENT:
-            guessed_input = all(k.guessed for k in arg_kinds if k.is_device)
+            doubt = least_doubt(arg_kinds)
             if name == "nonzero":
-                return K.Kind(Tag.ARRAY_SEQ, guessed=guessed_input)
-            return K.array(2 if name == "argwhere" else 1, guessed=guessed_input)
+                return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
+            return K.array(2 if name == "argwhere" else 1, doubt=doubt)
         if name in ("zeros", "ones", "empty", "full"):
             return K.array(self._shape_rank(args[0]) if args else None)
         if name in ("arange", "linspace", "logspace"):
@@ -572,7 +581,7 @@ class Inference:
             if name in ("asarray", "array") and first.tag is Tag.SHAPE:
                 return K.SHAPE  # host bookkeeping on shapes
             # Built from Python data: an array, but often a host one (index lists, shapes).
-            return K.array(guessed=name in ("asarray", "array"))
+            return K.array(doubt=Doubt.PYTHON_DATA if name in ("asarray", "array") else Doubt.NONE)
         if name in CREATION:
             return K.array()
         if name in REDUCTIONS:
@@ -590,7 +599,7 @@ class Inference:
                 return K.HOST_SCALAR
             return K.array() if any(k.tag is Tag.ARRAY_SEQ for k in arg_kinds) else K.UNKNOWN
         boolean = name in COMPARISONS
-        guessed = all(k.guessed for k in device)
+        doubt = least_doubt(device)
         ranks = [k.rank if k.tag is Tag.ARRAY else 0 for k in device]
         if all(k.tag is Tag.DEVICE_SCALAR for k in device) and name not in ("stack", "concatenate"):
             return K.Kind(Tag.DEVICE_SCALAR, boolean=boolean)
@@ -599,14 +608,14 @@ class Inference:
                                                        "squeeze", "transpose", "moveaxis", "swapaxes", "take",
                                                        "take_along_axis", "cumsum", "cumprod", "sort", "argsort")
         if elementwise and None not in ranks:
-            return K.array(max(r for r in ranks if r is not None), boolean, guessed)
+            return K.array(max(r for r in ranks if r is not None), boolean, doubt)
         if name in ("ravel", "flatten"):
-            return K.array(1, boolean, guessed)
+            return K.array(1, boolean, doubt)
         if name in ("cumsum", "cumprod", "sort", "argsort", "flip") and device[0].tag is Tag.ARRAY:
-            return K.array(device[0].rank, guessed=guessed)
+            return K.array(device[0].rank, doubt=doubt)
         if name == "where" and len(args) == 1:
-            return K.Kind(Tag.ARRAY_SEQ, guessed=guessed)
-        return K.array(None, boolean, guessed)
+            return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
+        return K.array(None, boolean, doubt)
 
     def _shape_rank(self, node: cst.BaseExpression) -> int | None:
         if isinstance(node, (cst.Tuple, cst.List)):
@@ -667,8 +676,7 @@ class Inference:
             boolean = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and all(
                 k.boolean for k in (left, right) if k.is_device
             )
-            guessed = all(k.guessed for k in (left, right) if k.tag is Tag.ARRAY)
-            return K.array(rank, boolean, guessed)
+            return K.array(rank, boolean, least_doubt((left, right)))
         if left.tag is Tag.DEVICE_SCALAR or right.tag is Tag.DEVICE_SCALAR:
             other = right if left.tag is Tag.DEVICE_SCALAR else left
             if other.tag in (Tag.HOST_INT, Tag.HOST_SCALAR, Tag.DEVICE_SCALAR):
@@ -697,7 +705,7 @@ class Inference:
         arrays = [k for k in operands if k.tag is Tag.ARRAY]
         if arrays:
             ranks = [k.rank for k in arrays]
-            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True, guessed=all(k.guessed for k in arrays))
+            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True, doubt=least_doubt(arrays))
         if any(k.tag is Tag.DEVICE_SCALAR for k in operands):
             return K.Kind(Tag.DEVICE_SCALAR, boolean=True)
         if all(k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) for k in operands):

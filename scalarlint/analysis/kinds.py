@@ -34,6 +34,14 @@ class Origin(enum.IntEnum):
     DATA = 3  # derived from a data size (len(x), x.shape[k], x.size) or a search over data
 
 
+class Doubt(enum.IntEnum):
+    """Why an ARRAY might not be a device array; the most certain operand wins when two meet."""
+
+    NONE = 0
+    PARAMETER = 1  # an unannotated parameter of a rule: usually an array, sometimes a tuple
+    PYTHON_DATA = 2  # built from Python data (np.array(shape_list)): likely host bookkeeping
+
+
 @dataclass(frozen=True)
 class Kind:
     tag: Tag
@@ -41,7 +49,7 @@ class Kind:
     boolean: bool = False
     origin: Origin = Origin.LITERAL
     is_none: bool = False
-    guessed: bool = False  # an array only because it is an unannotated parameter of a rule
+    doubt: "Doubt" = 0  # type: ignore[assignment]  # how sure we are that an ARRAY is a device array
 
     @property
     def is_array(self) -> bool:
@@ -68,8 +76,13 @@ NONE = Kind(Tag.HOST_SCALAR, is_none=True)
 DEVICE_SCALAR = Kind(Tag.DEVICE_SCALAR)
 
 
-def array(rank: int | None = None, boolean: bool = False, guessed: bool = False) -> Kind:
-    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean, guessed=guessed)
+def array(rank: int | None = None, boolean: bool = False, doubt: Doubt = Doubt.NONE) -> Kind:
+    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean, doubt=doubt)
+
+
+def least_doubt(kinds: list[Kind] | tuple[Kind, ...]) -> Doubt:
+    device = [k.doubt for k in kinds if k.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR, Tag.ARRAY_SEQ)]
+    return Doubt(min(device)) if device else Doubt.NONE
 
 
 def host_int(origin: Origin = Origin.LITERAL) -> Kind:
@@ -90,7 +103,7 @@ def combine(kinds: list[Kind]) -> Kind:
             rank=ranks.pop() if len(ranks) == 1 else None,
             boolean=all(k.boolean for k in real),
             origin=max(k.origin for k in real),
-            guessed=all(k.guessed for k in real),
+            doubt=Doubt(min(k.doubt for k in real)),
         )
     if tags == {Tag.ARRAY, Tag.DEVICE_SCALAR}:
         return array()

@@ -21,6 +21,7 @@ class Target:
 
     rule: str  # display name of the rule, e.g. "rrule_norm.pullback" or "mod:Norm.backward"
     is_helper: bool
+    registered: bool = False  # found through defvjp & co: its parameters may be tuples
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -99,7 +100,8 @@ class Project:
         for index in sorted(self.indexes, key=lambda i: i.path):
             for key in index.rule_keys():
                 label = display_key(key)
-                out[index.path][key] = Target(rule=label, is_helper=False)
+                registered = index.functions[key].reason == "passed to defvjp"
+                out[index.path][key] = Target(rule=label, is_helper=False, registered=registered)
                 queue.append((index, key, label, index.module))
         if scope_all:
             for index in self.indexes:

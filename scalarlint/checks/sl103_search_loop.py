@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Iterable
 
 import libcst as cst
+
+from scalarlint.analysis.kinds import Doubt, least_doubt
 import libcst.matchers as m
 
 from scalarlint.analysis.inference import call_name, is_range_name, positional
@@ -102,6 +104,8 @@ def _remembers(body: cst.CSTNode, index_name: str) -> tuple[bool, bool]:
         or m.findall(body, m.Assign(value=m.BinaryOperation(left=m.Name(index_name))))
     )
     leaves = bool(m.findall(body, m.Break()) or m.findall(body, m.Return()))
+    if leaves and not stores:  # found it, used it, left: `out[i] = g; break`
+        stores = bool(m.findall(body, m.Name(index_name)))
     return stores, leaves
 
 
@@ -206,7 +210,7 @@ def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
         value = value.value  # type: ignore[union-attr]
     if not isinstance(value, cst.Call):
         return
-    if any(ctx.inference.kind(a).guessed for a in positional(value)):
+    if least_doubt([ctx.inference.kind(a) for a in positional(value)]) >= Doubt.PYTHON_DATA:
         return  # host bookkeeping on Python data
     func = ctx.inference.module_call(value)
     if func is None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "nonzero":
@@ -217,7 +221,7 @@ def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
         return  # nonzero(mask)[0] is the index array of axis 0, not a search
     if func.endswith("where") and len(positional(value)) != 1:
         return
-    ctx.claim(node.value)
+    ctx.claim(node)
     style = "findlast" if last else "findfirst"
     yield Finding(
         INFO.code,

@@ -6,6 +6,8 @@ from typing import Iterable
 
 import libcst as cst
 
+from scalarlint.analysis.kinds import Doubt
+
 from scalarlint.analysis.inference import call_name, positional
 from scalarlint.analysis.kinds import Tag
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
@@ -55,7 +57,7 @@ def _iterated_arrays(iterable: cst.BaseExpression, ctx: CheckContext) -> list[cs
             return [a for a in positional(iterable) for a in _iterated_arrays(a, ctx)]
         return []
     kind = ctx.inference.kind(iterable)
-    return [iterable] if kind.tag is Tag.ARRAY and not kind.guessed else []
+    return [iterable] if kind.tag is Tag.ARRAY and not kind.doubt else []
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -75,7 +77,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if isinstance(node, cst.StarredElement):
         kind = ctx.inference.kind(node.value)
-        if kind.tag is Tag.ARRAY and not kind.guessed:
+        if kind.tag is Tag.ARRAY and not kind.doubt:
             yield Finding(INFO.code, node, f"unpacking the array `{short(ctx, node.value)}` iterates it element by element", Severity.ERROR)
         return
     assert isinstance(node, cst.Call)
@@ -92,7 +94,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             return  # reported once, at the loop
     for arg in candidates:
         kind = ctx.inference.kind(arg)
-        if kind.tag is Tag.ARRAY and (not kind.guessed or name[0] in NUMERIC_BUILTINS):
+        if kind.tag is Tag.ARRAY and (not kind.doubt or (kind.doubt is Doubt.PARAMETER and name[0] in NUMERIC_BUILTINS)):
             ctx.claim(arg)
             yield Finding(
                 INFO.code,

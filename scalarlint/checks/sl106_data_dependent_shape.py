@@ -6,6 +6,8 @@ from typing import Iterable
 
 import libcst as cst
 
+from scalarlint.analysis.kinds import Doubt, least_doubt
+
 from scalarlint.analysis.inference import DATA_DEPENDENT, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 
@@ -71,7 +73,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     inputs = [ctx.inference.kind(a) for a in positional(node)]
     if isinstance(node.func, cst.Attribute) and func is None:
         inputs.append(ctx.inference.kind(node.func.value))
-    if all(k.guessed for k in inputs if k.is_device):
+    if least_doubt(inputs) >= Doubt.PYTHON_DATA:
         return  # built from Python data (shapes, index lists): host bookkeeping
     yield Finding(
         INFO.code,

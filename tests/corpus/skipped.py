@@ -1,0 +1,3 @@
+# scalarlint: skip-file
+def rrule_everything(x):
+    return x[len(x) - 1]

@@ -1,0 +1,16 @@
+"""thinc-style forward returning a backprop closure."""
+
+
+def forward(model, X, is_train):
+    xp = model.ops.xp
+    Y = xp.maximum(X, 0)
+
+    def backprop(dY):
+        dX = dY * (Y > 0)
+        for i in range(len(dY)):
+            if dY[i] > 1e3:  # expect: SL101
+                dX = dX * 0.5
+        nz = xp.nonzero(dX)  # expect: SL106
+        return dX
+
+    return Y, backprop
