@@ -281,7 +281,7 @@ def max_rel_err(got: Any, want: Any) -> float:
     if not np.all(same | (np.isfinite(g) & np.isfinite(w))):
         return math.inf
     with np.errstate(invalid="ignore", divide="ignore"):
-        scale = max(float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0)), 1e-300)
+        scale = max(float(np.max(np.abs(np.where(np.isfinite(w), w, 0)), initial=0.0)), 1e-300)
         err = np.where(same, 0.0, np.abs(g - w)) / scale
     return float(np.max(err))
 
@@ -746,8 +746,14 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
         ),
         "*host calls* counts Python/C calls made by one pullback at both sizes (constant = no",
         "per-element host work)"
-        + ("; *kernel nodes* are the captured graph's kernel nodes at "
-           f"n = {_fmt_n(backend.capture_sizes[0])} / {_fmt_n(backend.capture_sizes[1])}" if isinstance(backend, CupyBackend) else "")
+        + (
+            "; *kernel nodes* are the captured graph's kernel nodes at "
+            f"n = {_fmt_n(backend.capture_sizes[0])} / {_fmt_n(backend.capture_sizes[1])} (other node "
+            "types in parentheses; a difference of a few nodes can come from CuPy picking another "
+            "reduction strategy by size, per-element work would scale with n)"
+            if isinstance(backend, CupyBackend)
+            else ""
+        )
         + f"; times are {backend.time_label} time per pullback; *eff. BW* is the traffic of an ideal",
         "pullback (inputs it must read + outputs it must write, float64) divided by the time at",
         "the larger size. Dense rules (trace, det, logdet, matmul) use an m x m matrix with",

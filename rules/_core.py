@@ -102,8 +102,8 @@ def inverse_permutation(perm: Sequence[int]) -> tuple[int, ...]:
     return tuple(inv)
 
 
-def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
-    """NumPy broadcasting of host shapes (no data involved)."""
+def broadcast_shapes(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """NumPy broadcasting of a sequence of host shapes (no data involved)."""
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
     for s in shapes:

@@ -128,7 +128,7 @@ def rrule_matmul(A: Array, B: Array) -> tuple[Array, Pullback]:
     B2 = xp.expand_dims(B, axis=-1) if b_vec else B
     a_shape = tuple(A.shape)
     b_shape = tuple(B.shape)
-    y2_shape = broadcast_shapes(A2.shape[:-2], B2.shape[:-2]) + (A2.shape[-2], B2.shape[-1])
+    y2_shape = broadcast_shapes((A2.shape[:-2], B2.shape[:-2])) + (A2.shape[-2], B2.shape[-1])
 
     def matmul_pullback(dy: Any) -> tuple[Array, Array]:
         dy = as_cotangent(xp, dy, y)
