@@ -56,7 +56,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     assert isinstance(node, cst.Subscript)
     if ctx.is_claimed(node) or ctx.is_store_target(node):
         return
-    if not ctx.inference.selects_element(node):
+    if not ctx.inference.selects_element(node) or _unpacked(node, ctx):
         return
     severity = ctx.severity_for(node)
     where = "inside a loop over data: one launch and one sync per element" if severity.value == "error" else "a host sync as soon as the value is used on the host"
@@ -66,3 +66,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         f"scalar read `{short(ctx, node)}` of a device array: {where}; use a size-1 slice, vectorize, or `allow_scalar()`",
         severity,
     )
+
+
+def _unpacked(node: cst.Subscript, ctx: CheckContext) -> bool:
+    """``a, b = x[i]``: a row being unpacked (SL104 reports the iteration), not one element."""
+    parent = ctx.parents.get(node)
+    return isinstance(parent, cst.Assign) and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in parent.targets)

@@ -42,7 +42,7 @@ The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x
 """,
 )
 
-NODE_TYPES = (cst.For, cst.CompFor, cst.Call, cst.StarredElement)
+NODE_TYPES = (cst.For, cst.CompFor, cst.Call, cst.StarredElement, cst.Assign)
 
 # Builtins that only make sense on numbers: worth reporting even for a parameter that is an
 # array only by assumption (it might be a tuple; ``sum``/``max`` of it still suggests data).
@@ -74,6 +74,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 "use vectorized array operations",
                 Severity.ERROR,
             )
+        return
+    if isinstance(node, cst.Assign):
+        yield from _unpacking(node, ctx)
         return
     if isinstance(node, cst.StarredElement):
         kind = ctx.inference.kind(node.value)
@@ -109,3 +112,23 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
 
 def _replacement(builtin: str) -> str:
     return {"sorted": "sort", "list": "asarray", "tuple": "asarray", "map": "vectorized ops", "filter": "where"}.get(builtin, builtin)
+
+
+def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
+    """``a, b, c = x[i]``: unpacking a row iterates it. (``gy, = gy`` unpacks a tuple of
+    cotangents far more often than an array, so bare names are left alone.)"""
+    if not any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+        return
+    value = node.value
+    kind = ctx.inference.kind(value)
+    row_of_data = isinstance(value, cst.Subscript) and (
+        ctx.inference.selects_element(value) or (kind.tag is Tag.ARRAY and not kind.doubt)
+    )
+    if row_of_data:
+        ctx.claim(value)
+        yield Finding(
+            INFO.code,
+            node,
+            f"unpacking `{short(ctx, value)}` reads its elements one by one on the host; keep them as array slices",
+            ctx.severity_for(node),
+        )
