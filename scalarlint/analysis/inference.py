@@ -355,7 +355,10 @@ class Inference:
         if name in OBJECT_PARAMS:
             return K.OBJECT
         if isinstance(params, cst.Parameters):
-            if params.star_arg is param:
+            if params.star_arg is param:  # *xs: each element has the annotated type
+                if param.annotation is not None:
+                    element = self._annotation(param.annotation.annotation)
+                    return K.ARRAY_SEQ if element.is_array else K.CONTAINER
                 return K.ARRAY_SEQ if checked else K.CONTAINER
             if params.star_kwarg is param:
                 return K.CONTAINER

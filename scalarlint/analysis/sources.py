@@ -42,9 +42,14 @@ def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
         return FileError(path, "binary file (contains NUL bytes); not Python source")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        text = raw.decode(encoding)
     except (SyntaxError, LookupError) as exc:
+        try:  # tokenize rejects undecodable first lines; say which byte is at fault
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return FileError(path, f"cannot decode as utf-8: byte {bad.start} ({bad.reason})")
         return FileError(path, f"cannot determine the encoding: {exc}")
+    try:
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
         return FileError(path, f"cannot decode as {exc.encoding}: byte {exc.start} ({exc.reason})")
     return SourceFile(path=path, text=text, encoding=encoding, raw=raw)

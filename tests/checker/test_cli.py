@@ -1,0 +1,273 @@
+"""The ``scalarlint check`` command line: exit codes, formats, configuration, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scalarlint.cli import main
+
+BAD_RULE = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_last(x):
+    xp = array_namespace(x)
+    n = len(x)
+
+    def pullback(dy):
+        dx = xp.zeros_like(x)
+        dx[n - 1] = dy * x[n - 1]
+        return (dx,)
+
+    return x, pullback
+'''
+GOOD_RULE = '''\
+def rrule_identity(x):
+    def pullback(dy):
+        return (dy,)
+
+    return x, pullback
+'''
+
+
+def run(args: list[str], cwd: Path, stdin: bytes | None = None) -> tuple[int, str]:
+    runner = CliRunner()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = runner.invoke(main, args, input=stdin, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.output
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "bad.py").write_text(BAD_RULE, encoding="utf-8")
+    (tmp_path / "good.py").write_text(GOOD_RULE, encoding="utf-8")
+    return tmp_path
+
+
+def test_findings_exit_1_with_text_report(project: Path) -> None:
+    code, out = run(["check", "."], project)
+    assert code == 1
+    assert "bad.py:10:9: SL102 " in out
+    assert "bad.py:10:26: SL101 " in out
+    assert "[rule: rrule_last.pullback]" in out
+    assert "Found 2 findings (0 errors, 2 warnings) in 1 file (2 files checked)." in out
+    assert "\x1b[" not in out  # no colour when not on a terminal
+
+
+def test_clean_exit_0(project: Path) -> None:
+    code, out = run(["check", "good.py"], project)
+    assert code == 0
+    assert "All checks passed!" in out
+
+
+def test_color_can_be_forced(project: Path) -> None:
+    code, out = run(["check", "--color", "bad.py"], project)
+    assert code == 1 and "\x1b[" in out
+
+
+def test_exit_zero(project: Path) -> None:
+    code, _ = run(["check", "--exit-zero", "bad.py"], project)
+    assert code == 0
+
+
+def test_select_and_ignore(project: Path) -> None:
+    code, out = run(["check", "--select", "SL102", "bad.py"], project)
+    assert code == 1 and "SL102" in out and "SL101" not in out
+    code, out = run(["check", "--ignore", "SL10", "bad.py"], project)
+    assert code == 0
+
+
+def test_unknown_code_is_a_usage_error(project: Path) -> None:
+    code, out = run(["check", "--select", "XX999", "bad.py"], project)
+    assert code == 2 and "unknown check code" in out
+
+
+def test_json_is_ruff_compatible(project: Path) -> None:
+    code, out = run(["check", "--format", "json", "bad.py"], project)
+    assert code == 1
+    data = json.loads(out)
+    assert [d["code"] for d in data] == ["SL102", "SL101"]
+    first = data[0]
+    assert set(first) >= {"code", "message", "filename", "location", "end_location", "fix", "url", "name", "severity", "rule"}
+    assert first["location"] == {"row": 10, "column": 9}
+    assert first["end_location"] == {"row": 10, "column": 18}
+    assert first["name"] == "scalar-setindex" and first["severity"] == "warning"
+    assert first["rule"] == "rrule_last.pullback"
+    assert first["url"].endswith("#sl102")
+
+
+def test_syntax_error_reported_and_others_still_checked(project: Path) -> None:
+    (project / "broken.py").write_text("def rrule(x:\n    return x[0]\n", encoding="utf-8")
+    code, out = run(["check", "."], project)
+    assert code == 2
+    assert "broken.py: error: syntax error" in out
+    assert "bad.py:10:9: SL102" in out
+
+
+def test_undecodable_and_binary_files(project: Path) -> None:
+    (project / "latin.py").write_bytes(b"x = '\xff\xfe'\n")
+    (project / "blob.py").write_bytes(b"\x00\x01\x02rrule")
+    code, out = run(["check", "."], project)
+    assert code == 2
+    assert "latin.py: error: cannot decode as utf-8" in out
+    assert "blob.py: error: binary file" in out
+    assert "SL102" in out
+
+
+def test_pep263_encoding_is_honoured(project: Path) -> None:
+    text = "# -*- coding: latin-1 -*-\n# caf\xe9\n" + BAD_RULE
+    (project / "latin1.py").write_bytes(text.encode("latin-1"))
+    code, out = run(["check", "latin1.py"], project)
+    assert code == 1 and "latin1.py:12:9: SL102" in out
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root can read any file")
+def test_unreadable_file(project: Path) -> None:
+    secret = project / "secret.py"
+    secret.write_text(BAD_RULE, encoding="utf-8")
+    secret.chmod(0)
+    try:
+        code, out = run(["check", "."], project)
+    finally:
+        secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    assert code == 2 and "secret.py: error: cannot read" in out
+
+
+def test_missing_path(project: Path) -> None:
+    code, out = run(["check", "nope.py", "bad.py"], project)
+    assert code == 2
+    assert "nope.py: error: no such file or directory" in out
+    assert "SL102" in out
+
+
+def test_stdin(project: Path) -> None:
+    code, out = run(["check", "-", "--stdin-filename", "pkg/rule.py"], project, stdin=BAD_RULE.encode())
+    assert code == 1
+    assert "pkg/rule.py:10:9: SL102" in out
+
+
+def test_stdin_syntax_error(project: Path) -> None:
+    code, out = run(["check", "-"], project, stdin=b"def (:\n")
+    assert code == 2 and "<stdin>: error: syntax error" in out
+
+
+def test_pyproject_configuration(project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.scalarlint]\nignore = ["SL101"]\nextend-rule-names = ["my_grad"]\n'
+        '[tool.scalarlint.per-file-ignores]\n"skipme.py" = ["SL102"]\n',
+        encoding="utf-8",
+    )
+    (project / "skipme.py").write_text(BAD_RULE, encoding="utf-8")
+    (project / "custom.py").write_text("def my_grad(x):\n    n = len(x)\n    x[n - 1] = 0\n    return x\n", encoding="utf-8")
+    code, out = run(["check", "."], project)
+    assert code == 1
+    assert "SL101" not in out
+    assert "skipme.py" not in out
+    assert "custom.py:3:5: SL102" in out  # a configured rule name
+    assert "bad.py:10:9: SL102" in out
+
+
+def test_bad_configuration_is_a_usage_error(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.scalarlint]\nscope = "everything"\n', encoding="utf-8")
+    code, out = run(["check", "."], project)
+    assert code == 2 and "scope must be" in out
+
+
+def test_config_file_option(project: Path) -> None:
+    cfg = project / "scalarlint.toml"
+    cfg.write_text('select = ["SL101"]\n', encoding="utf-8")
+    code, out = run(["check", "--config", str(cfg), "bad.py"], project)
+    assert code == 1 and "SL101" in out and "SL102" not in out
+
+
+def test_scope_all_checks_plain_functions(project: Path) -> None:
+    (project / "plain.py").write_text(
+        "import numpy as np\n\ndef helper(x: np.ndarray):\n    n = len(x)\n    return x[n - 1]\n", encoding="utf-8"
+    )
+    code, _ = run(["check", "plain.py"], project)
+    assert code == 0
+    code, out = run(["check", "--scope", "all", "plain.py"], project)
+    assert code == 1 and "plain.py:5:12: SL101" in out
+
+
+def test_gitignore_and_exclude(project: Path) -> None:
+    (project / ".gitignore").write_text("generated/\n", encoding="utf-8")
+    (project / "generated").mkdir()
+    (project / "generated" / "g.py").write_text(BAD_RULE, encoding="utf-8")
+    (project / "build").mkdir()
+    (project / "build" / "b.py").write_text(BAD_RULE, encoding="utf-8")
+    (project / "vendored").mkdir()
+    (project / "vendored" / "v.py").write_text(BAD_RULE, encoding="utf-8")
+    (project / "pyproject.toml").write_text('[tool.scalarlint]\nextend-exclude = ["vendored"]\n', encoding="utf-8")
+    code, out = run(["check", "."], project)
+    assert "bad.py" in out
+    assert "g.py" not in out and "b.py:" not in out and "v.py" not in out
+    code, out = run(["check", "generated/g.py"], project)  # named explicitly: checked
+    assert code == 1 and "g.py:10:9" in out
+
+
+def test_cross_module_helper_names_its_rule(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "helpers.py").write_text("def tail(x):\n    return x[len(x) - 1]\n", encoding="utf-8")
+    (pkg / "rules.py").write_text(
+        "from .helpers import tail\n\ndef rrule_tail(x):\n    return tail(x), None\n", encoding="utf-8"
+    )
+    code, out = run(["check", "--format", "json", "pkg"], tmp_path)
+    data = json.loads(out)
+    assert code == 1
+    assert [(Path(d["filename"]).name, d["code"], d["rule"]) for d in data] == [("helpers.py", "SL101", "pkg.rules:rrule_tail")]
+
+
+def test_columns_count_characters_not_bytes(project: Path) -> None:
+    source = BAD_RULE.replace("dx[n - 1] = dy * x[n - 1]", "é = 1; dx[n - 1] = dy * x[n - 1]")
+    (project / "uni.py").write_text(source, encoding="utf-8")
+    code, out = run(["check", "uni.py"], project)
+    assert "uni.py:10:16: SL102" in out
+
+
+def test_explain() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["explain", "sl103"])
+    assert result.exit_code == 0
+    for heading in ("## What it flags", "## Why it hurts on a GPU", "## Example", "## What to write instead"):
+        assert heading in result.output
+    listing = runner.invoke(main, ["explain"])
+    assert "SL107  host-sync" in listing.output and "(opt-in)" in listing.output
+    assert runner.invoke(main, ["explain", "SL999"]).exit_code == 2
+
+
+def test_real_subprocess(project: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "scalarlint", "check", "--format", "json", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert {d["code"] for d in json.loads(proc.stdout)} == {"SL101", "SL102"}
+
+
+def test_parallel_run_matches_serial(tmp_path: Path) -> None:
+    from scalarlint.config import Config
+    from scalarlint.engine import PARALLEL_THRESHOLD, check_paths
+
+    for i in range(PARALLEL_THRESHOLD + 4):
+        (tmp_path / f"m{i}.py").write_text(BAD_RULE if i % 2 else GOOD_RULE, encoding="utf-8")
+    serial = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    parallel = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=2)
+    assert serial.diagnostics == parallel.diagnostics
+    assert len(serial.diagnostics) == 2 * ((PARALLEL_THRESHOLD + 4) // 2)
