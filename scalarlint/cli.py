@@ -119,7 +119,8 @@ def _exit_code(diagnostics: list[Diagnostic], errors: list[FileError], exit_zero
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every check.")
-def explain(code: str | None, show_all: bool) -> None:
+@click.option("--markdown", is_flag=True, help="Add the link anchors used by docs/checks.md.")
+def explain(code: str | None, show_all: bool, markdown: bool) -> None:
     """Print what a check flags, why it hurts on a GPU, an example, and the fix."""
     from scalarlint.checks import BY_CODE
 
@@ -136,6 +137,8 @@ def explain(code: str | None, show_all: bool) -> None:
             raise click.UsageError(f"unknown check {code!r}; known: {', '.join(ALL_CODES)}")
         chosen = [BY_CODE[key]]
     for c in chosen:
+        if markdown:
+            click.echo(f'<a id="{c.INFO.code.lower()}"></a>\n')
         click.echo(f"# {c.INFO.code} {c.INFO.name}\n")
         click.echo(c.INFO.summary + (" (off by default)" if not c.INFO.default_enabled else "") + "\n")
         click.echo(c.INFO.doc)

@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+# docs/checks.md carries an explicit ``<a id="sl101">`` anchor per check, so links survive renames.
 DOCS_URL = "https://github.com/scalarlint/scalarlint/blob/main/docs/checks.md#{code}"
 
 

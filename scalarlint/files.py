@@ -23,12 +23,12 @@ def _excluded(rel: str, name: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-def _gitignore(folder: Path) -> pathspec.PathSpec | None:
+def _gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
     ignore = folder / ".gitignore"
     if not ignore.is_file():
         return None
     try:
-        return pathspec.PathSpec.from_lines("gitwildmatch", ignore.read_text(encoding="utf-8", errors="replace").splitlines())
+        return pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines())
     except Exception:
         return None
 
@@ -62,7 +62,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool) -> list[Path]:
     out: list[Path] = []
-    specs: list[tuple[Path, pathspec.PathSpec]] = []
+    specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
     if use_gitignore:  # .gitignore files above the walked folder, up to the config root
         here = top.resolve()
         chain = [here, *here.parents]

@@ -105,7 +105,7 @@ def test_json_is_ruff_compatible(project: Path) -> None:
     assert first["end_location"] == {"row": 10, "column": 18}
     assert first["name"] == "scalar-setindex" and first["severity"] == "warning"
     assert first["rule"] == "rrule_last.pullback"
-    assert first["url"].endswith("#sl102")
+    assert first["url"].endswith("docs/checks.md#sl102")
 
 
 def test_syntax_error_reported_and_others_still_checked(project: Path) -> None:
@@ -271,3 +271,11 @@ def test_parallel_run_matches_serial(tmp_path: Path) -> None:
     parallel = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=2)
     assert serial.diagnostics == parallel.diagnostics
     assert len(serial.diagnostics) == 2 * ((PARALLEL_THRESHOLD + 4) // 2)
+
+
+def test_docs_checks_md_is_current() -> None:
+    """docs/checks.md is ``scalarlint explain --all``; regenerate it when a check's doc changes."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "checks.md"
+    result = CliRunner().invoke(main, ["explain", "--all", "--markdown"])
+    assert docs.read_text(encoding="utf-8") == result.output
+    assert '<a id="sl103"></a>' in result.output
