@@ -95,6 +95,6 @@ def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool)
 
         dirnames[:] = sorted(d for d in dirnames if not ignored(current / d, True))
         for name in sorted(filenames):
-            if name.endswith((".py", ".pyi")) and not ignored(current / name, False):
+            if name.endswith(".py") and not ignored(current / name, False):  # stubs have no bodies to check
                 out.append(current / name)
     return out
