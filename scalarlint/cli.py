@@ -144,5 +144,24 @@ def explain(code: str | None, show_all: bool, markdown: bool) -> None:
         click.echo(c.INFO.doc)
 
 
+@main.command()
+def lsp() -> None:
+    """Run the language server on stdin/stdout (diagnostics and quick fixes in editors)."""
+    # Imported here, not at the top: the LSP libraries are an optional extra, and every other
+    # command (and `import scalarlint.cli`) must work and start fast without them.
+    try:
+        from scalarlint.lsp.server import start
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "cattrs"):
+            raise
+        click.echo(
+            f"scalarlint lsp needs the optional LSP dependencies ({exc.name} is missing).\n"
+            "Install them with: pip install 'scalarlint[lsp]'",
+            err=True,
+        )
+        sys.exit(EXIT_ERROR)
+    start()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
