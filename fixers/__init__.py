@@ -1,23 +1,64 @@
 """Fixers: rewrite what a check found into GPU-friendly code (installed as ``scalarlint.fixers``).
 
 The checker calls ``fixes_for(finding, analyzer)`` for every finding; it returns the fixes
-(each a list of text edits with an applicability) that the fixers can offer for it.
-``analyzer`` is the ``scalarlint.analysis.analyzer.FileAnalyzer`` of the file: it holds the
-libcst module, its metadata (positions, parents, scopes), the inference
-(``analyzer.context.inference``), the configuration and the source.
+(each a list of text edits with an applicability, safe or unsafe in ruff's sense) that the
+fixers can offer for it. ``analyzer`` is the ``scalarlint.analysis.analyzer.FileAnalyzer`` of
+the file: it holds the libcst module, its metadata (positions, parents, scopes), the
+inference (``analyzer.context.inference``), the configuration and the source.
+
+One module per fix kind, each documenting what it rewrites, when it is offered and why it is
+safe or not:
+
+- ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
+- ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
+- ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
+- ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
+
+``scalarlint.fixers.engine.fix_source`` applies them (check, fix, re-check until nothing
+changes); the CLI's ``--fix``/``--diff`` and the LSP server's "fix all" both go through it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+import os
+from typing import TYPE_CHECKING, Callable
 
 from scalarlint.diagnostics import Fix
+
+from . import allow_scalar_block, array_reduction, slice_view, vectorized_search
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
+FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
+
+# In preference order: a diagnostic's preferred fix is its first safe one, then its first.
+FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
+    (slice_view.CODES, slice_view.fixes),
+    (vectorized_search.CODES, vectorized_search.fixes),
+    (array_reduction.CODES, array_reduction.fixes),
+    (allow_scalar_block.CODES, allow_scalar_block.fixes),
+)
+
+_log = logging.getLogger(__name__)
+# A fixer that fails on odd code must not take the whole check run down with it; tests set
+# SCALARLINT_FIXER_ERRORS=raise to see such failures.
+_RAISE = os.environ.get("SCALARLINT_FIXER_ERRORS") == "raise"
+
 
 def fixes_for(finding: "Finding", analyzer: "FileAnalyzer") -> tuple[Fix, ...]:
-    """No fixer is registered yet: every finding is reported without a fix."""
-    return ()
+    """Every fix the fixers offer for ``finding``, safe ones first."""
+    out: list[Fix] = []
+    for codes, fixer in FIXERS:
+        if finding.code not in codes:
+            continue
+        try:
+            out.extend(fixer(finding, analyzer))
+        except Exception:  # pragma: no cover - a bug in a fixer; reported, never fatal
+            if _RAISE:
+                raise
+            _log.warning("fixer %s failed on %s", fixer.__module__, analyzer.source.path, exc_info=True)
+    out.sort(key=lambda fix: fix.applicability.value != "safe")
+    return tuple(out)

@@ -1,0 +1,154 @@
+"""``with allow_scalar():`` around one statement (SL101, SL102, SL105).
+
+What it rewrites
+    The smallest simple statement around a single, intended element access is wrapped in the
+    runtime's scope, and the import is added once, after the module docstring and
+    ``__future__`` imports (the path is ``allow-scalar-import`` in the configuration, default
+    ``scalarlint.runtime``)::
+
+        y = x[k]                      ->  with allow_scalar():
+                                              y = x[k]
+
+    The statement keeps its own text; only its indentation grows. A module that already
+    imports ``allow_scalar`` from that path gets no second import.
+
+When it is offered
+    For a read, write or conversion that is not inside a loop over data (a scope there would
+    bless one sync per element: vectorize instead), sits in a simple statement (a compound
+    header such as ``if x[i] > 0:`` would put the whole block under the scope), is not inside
+    a lambda or generator expression (they run later, outside the scope), and whose index does
+    not come from a search loop (the search fixer handles those). Not when ``allow_scalar``
+    already names something else there.
+
+Applicability
+    Unsafe. On NumPy, CuPy and PyTorch nothing changes: the scope only sets a context variable
+    and the access syncs exactly as before. But it is a declaration, not a rewrite: it tells
+    strict backends (``StrictArray``, ``disallow_scalar()``) and scalarlint itself that this
+    sync is accepted, which changes what they do, and it adds a run-time import of the
+    configured module that the project must be able to satisfy. Both deserve a reviewer.
+
+Example
+    ``scale = float(x[0])`` becomes ``with allow_scalar():`` / ``scale = float(x[0])``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment
+
+from scalarlint.diagnostics import Applicability, Edit, Fix
+
+from . import _common as C
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101", "SL102", "SL105"})
+NAME = "allow_scalar"
+
+
+def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+    node = finding.node
+    if analyzer.context.in_data_loop(node):
+        return []
+    subscripts = [n for n in C.walk(node) if isinstance(n, cst.Subscript)]
+    if any(C.deferred_to_search(analyzer, s) for s in subscripts):
+        return []
+    stmt = _statement(analyzer, node)
+    if stmt is None or C.contains(stmt, (cst.Yield, cst.Await)):
+        return []
+    name, import_edit = _allow_name(analyzer, stmt)
+    if name is None:
+        return []
+    wrapped = cst.With(
+        items=[cst.WithItem(item=cst.Call(func=cst.Name(name)))],
+        body=cst.IndentedBlock(body=[stmt.with_changes(leading_lines=())]),
+    )
+    edit = C.replace_statements(analyzer, stmt, stmt, [wrapped])
+    if edit is None:
+        return []
+    edits = (edit,) if import_edit is None else (import_edit, edit)
+    return [Fix(Applicability.UNSAFE, f"Wrap the statement in `with {name}():` (declares this single access)", edits)]
+
+
+def _statement(analyzer: "FileAnalyzer", node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+    for parent in C.ancestors(analyzer, node):
+        if isinstance(parent, (cst.Lambda, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef)):
+            return None
+        if isinstance(parent, cst.SimpleStatementLine):
+            return parent if isinstance(analyzer.parents.get(parent), cst.IndentedBlock) else None
+        if isinstance(parent, (cst.BaseCompoundStatement, cst.SimpleStatementSuite)):
+            return None
+    return None
+
+
+def _allow_name(analyzer: "FileAnalyzer", stmt: cst.CSTNode) -> tuple[str | None, Edit | None]:
+    """The local name of ``allow_scalar`` and the import edit that provides it, if needed."""
+    module_path = analyzer.config.allow_scalar_import
+    for top in analyzer.module.body:
+        if isinstance(top, cst.SimpleStatementLine):
+            for small in top.body:
+                if isinstance(small, cst.ImportFrom) and _imports_allow(small, module_path) is not None:
+                    local = _imports_allow(small, module_path)
+                    if _binding_is_import(analyzer, stmt, local):  # type: ignore[arg-type]
+                        return local, None
+    scope = analyzer.scopes.get(stmt)
+    if scope is not None and NAME in scope:
+        return None, None  # the name means something else here
+    return NAME, C.insert_line_edit(analyzer, import_row(analyzer), f"from {module_path} import {NAME}")
+
+
+def _imports_allow(node: cst.ImportFrom, module_path: str) -> str | None:
+    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        return None
+    if analyzer_dotted(node.module) != module_path:
+        return None
+    for alias in node.names:
+        if isinstance(alias.name, cst.Name) and alias.name.value == NAME:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                return alias.asname.name.value
+            return NAME
+    return None
+
+
+def analyzer_dotted(node: cst.BaseExpression) -> str:
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def _binding_is_import(analyzer: "FileAnalyzer", stmt: cst.CSTNode, local: str) -> bool:
+    scope = analyzer.scopes.get(stmt)
+    if scope is None:
+        return False
+    found = list(scope[local]) if local in scope else []
+    return bool(found) and all(isinstance(a, Assignment) and isinstance(a.node, cst.ImportFrom) for a in found)
+
+
+def import_row(analyzer: "FileAnalyzer") -> int:
+    """Row where a new import goes: after the docstring and ``__future__`` imports, else
+    before the first statement (below any shebang, encoding cookie or header comments)."""
+    body = analyzer.module.body
+    anchor: cst.CSTNode | None = None
+    for index, stmt in enumerate(body):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            break
+        small = stmt.body[0] if len(stmt.body) == 1 else None
+        is_doc = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+        is_future = all(
+            isinstance(s, cst.ImportFrom) and s.module is not None and analyzer_dotted(s.module) == "__future__" for s in stmt.body
+        )
+        if is_doc or is_future:
+            anchor = stmt
+            continue
+        break
+    if anchor is not None:
+        return analyzer.positions[anchor].end.line + 1
+    return analyzer.positions[body[0]].start.line if body else 1

@@ -1,0 +1,389 @@
+"""Apply fixes: check, pick non-overlapping fixes, apply, verify, re-check, until nothing changes.
+
+``fix_source`` is the one entry point that front ends share: the CLI (``--fix``, ``--diff``)
+and the LSP server ("fix all") call it with a ``SourceFile`` and get a ``FixOutcome`` back.
+``fix_paths`` runs it over files with the cross-module reach of a normal run, and
+``write_atomic`` / ``unified_diff`` turn an outcome into a file on disk or a patch.
+
+Conflicts are settled deterministically, as ruff does: each diagnostic contributes its
+preferred applicable fix (the first safe one; with ``unsafe`` the first one of any kind),
+fixes are taken in order of their first edit (then the diagnostic's position), and a fix that
+overlaps one already taken waits for the next round, where it is recomputed on the new text.
+Identical edits are shared (two fixes that add the same import add it once). Every round's
+result must parse (libcst and Python's own parser) or the offending fixes are dropped; at
+most ``MAX_ROUNDS`` rounds run, so a fixer that keeps rewriting its own output cannot loop.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import libcst as cst
+
+from scalarlint.analysis.index import ModuleIndex
+from scalarlint.analysis.project import Project, module_name_for
+from scalarlint.analysis.sources import SourceFile, decode_source
+from scalarlint.config import Config
+from scalarlint.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, apply_edits, offset_of
+from scalarlint.files import discover
+
+MAX_ROUNDS = 10
+
+
+@dataclass
+class FixOutcome:
+    """The fixed text, the diagnostics whose fixes went in (over all rounds), and the
+    diagnostics of the final text. ``error`` is set when the source could not be checked."""
+
+    text: str
+    applied: list[Diagnostic] = field(default_factory=list)
+    remaining: list[Diagnostic] = field(default_factory=list)
+    error: FileError | None = None
+    rounds: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def applicable_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
+    """The fix a run applies for ``diagnostic``: its first safe one, else (with ``unsafe``)
+    its first one."""
+    for fix in diagnostic.fixes:
+        if fix.applicability is Applicability.SAFE:
+            return fix
+    if unsafe and diagnostic.fixes:
+        return diagnostic.fixes[0]
+    return None
+
+
+def visible_fixes(diagnostic: Diagnostic, unsafe: bool) -> Diagnostic:
+    """``diagnostic`` with only the fixes a run with these settings may apply (what a report
+    marks as fixable)."""
+    keep = tuple(f for f in diagnostic.fixes if unsafe or f.applicability is Applicability.SAFE)
+    return diagnostic if keep == diagnostic.fixes else dataclasses.replace(diagnostic, fixes=keep)
+
+
+# -- one file ----------------------------------------------------------------------------------
+def _index(source: SourceFile, config: Config) -> ModuleIndex | FileError | None:
+    from scalarlint.analysis.index import build_index
+    from scalarlint.suppression import file_is_skipped
+
+    if file_is_skipped(source.text):
+        return None
+    try:
+        tree = ast.parse(source.text, filename=source.path)
+    except SyntaxError as exc:
+        return FileError(source.path, f"syntax error at {exc.lineno}:{exc.offset}: {exc.msg}")
+    except (ValueError, RecursionError) as exc:
+        return FileError(source.path, f"cannot parse: {exc}")
+    module, package = module_name_for(Path(source.path)) if Path(source.path).is_file() else ("", "")
+    return build_index(tree, source.path, module, package, config)
+
+
+def check_text(source: SourceFile, config: Config, others: Sequence[ModuleIndex] = ()) -> list[Diagnostic] | FileError:
+    """Diagnostics (with fixes) of one source, with rules of ``others`` reaching its helpers."""
+    from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
+
+    index = _index(source, config)
+    if isinstance(index, FileError):
+        return index
+    if index is None:
+        return []
+    indexes = [i for i in others if i.path != source.path] + [index]
+    targets = Project(indexes).targets(scope_all=config.scope == "all").get(source.path, {})
+    codes = config.codes_for_file(source.path)
+    if not codes or not targets:
+        return []
+    try:
+        return FileAnalyzer(source, config, codes).run(targets)
+    except ParseFailure as exc:
+        return FileError(source.path, str(exc))
+    except RecursionError:
+        return FileError(source.path, "too deeply nested to analyse")
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    (s1, e1), (s2, e2) = a, b
+    if s1 == e1 and s2 == e2:
+        return s1 == s2
+    if s1 == e1:
+        return s2 < s1 < e2
+    if s2 == e2:
+        return s1 < s2 < e1
+    return s1 < e2 and s2 < e1
+
+
+def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> list[tuple[Diagnostic, Fix]]:
+    """Non-overlapping fixes, earliest first; a diagnostic whose fix equals one already taken
+    is counted as fixed by it."""
+    candidates: list[tuple[int, tuple[str, int, int, str], Diagnostic, Fix]] = []
+    for diagnostic in diagnostics:
+        fix = applicable_fix(diagnostic, unsafe)
+        if fix is not None and fix.edits:
+            first = min(offset_of(text, e.location) for e in fix.edits)
+            candidates.append((first, diagnostic.sort_key(), diagnostic, fix))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    taken: dict[Edit, tuple[int, int]] = {}
+    chosen: list[tuple[Diagnostic, Fix]] = []
+    for _, _, diagnostic, fix in candidates:
+        spans = [(e, (offset_of(text, e.location), offset_of(text, e.end_location))) for e in fix.edits]
+        fresh = [(e, s) for e, s in spans if e not in taken]
+        if any(_overlaps(s, other) for _, s in fresh for other in taken.values()):
+            continue
+        if any(_overlaps(a, b) for i, (_, a) in enumerate(fresh) for _, b in fresh[i + 1 :]):
+            continue
+        for e, s in fresh:
+            taken[e] = s
+        chosen.append((diagnostic, fix))
+    return chosen
+
+
+def parses(text: str) -> bool:
+    """Whether ``text`` is valid Python for both libcst and CPython's parser."""
+    try:
+        cst.parse_module(text)
+        ast.parse(text)
+    except Exception:
+        return False
+    return True
+
+
+def _apply(text: str, fixes: Sequence[Fix]) -> str:
+    edits = list(dict.fromkeys(e for fix in fixes for e in fix.edits))
+    return apply_edits(text, edits)
+
+
+def _apply_verified(text: str, chosen: list[tuple[Diagnostic, Fix]]) -> tuple[str, list[tuple[Diagnostic, Fix]]]:
+    """Apply the chosen fixes; if the result does not parse, keep only fixes that parse on
+    their own (and together)."""
+    new = _apply(text, [f for _, f in chosen])
+    if parses(new):
+        return new, chosen
+    good = [(d, f) for d, f in chosen if parses(_apply(text, [f]))]
+    while good:
+        new = _apply(text, [f for _, f in good])
+        if parses(new):
+            return new, good
+        good = good[:-1]
+    return text, []
+
+
+def fix_source(source: SourceFile, config: Config, unsafe: bool, others: Sequence[ModuleIndex] = ()) -> FixOutcome:
+    """Fix one source until no applicable fix is left (at most ``MAX_ROUNDS`` rounds).
+
+    ``unsafe`` also applies unsafe fixes. ``others``: indexes of the other modules of the
+    project, so that helpers reached from rules elsewhere are checked as in a normal run.
+    The source is never written; ``FixOutcome.text`` is the result, and it parses.
+    """
+    text = source.text
+    applied: list[Diagnostic] = []
+    current = source
+    for round_number in range(1, MAX_ROUNDS + 1):
+        found = check_text(current, config, others)
+        if isinstance(found, FileError):
+            return FixOutcome(text, applied, [], error=found if not applied else None, rounds=round_number)
+        chosen = select_fixes(text, found, unsafe)
+        if not chosen:
+            return FixOutcome(text, applied, found, rounds=round_number)
+        new_text, used = _apply_verified(text, chosen)
+        if not used or new_text == text:
+            return FixOutcome(text, applied, found, rounds=round_number)
+        applied.extend(d for d, _ in used)
+        text = new_text
+        current = _with_text(source, text)
+    final = check_text(current, config, others)
+    return FixOutcome(text, applied, final if isinstance(final, list) else [], rounds=MAX_ROUNDS)
+
+
+def _with_text(source: SourceFile, text: str) -> SourceFile:
+    try:
+        raw = text.encode(source.encoding)
+    except (UnicodeEncodeError, LookupError):
+        raw = source.raw
+    return dataclasses.replace(source, text=text, raw=raw)
+
+
+# -- many files ----------------------------------------------------------------------------------
+@dataclass
+class FileFix:
+    """One file's outcome, with what is needed to write it back safely."""
+
+    source: SourceFile
+    outcome: FixOutcome
+    mtime_ns: int | None  # when it was read; None for stdin
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+
+@dataclass
+class FixRun:
+    files: list[FileFix] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files_checked: int = 0
+
+    @property
+    def remaining(self) -> list[Diagnostic]:
+        return sorted((d for f in self.files for d in f.outcome.remaining), key=Diagnostic.sort_key)
+
+    @property
+    def applied(self) -> list[Diagnostic]:
+        return sorted((d for f in self.files for d in f.outcome.applied), key=Diagnostic.sort_key)
+
+    @property
+    def changed(self) -> list[FileFix]:
+        return [f for f in self.files if f.outcome.text != f.source.text]
+
+
+def read_for_fix(path: str) -> tuple[SourceFile, int] | FileError:
+    """Read a file and remember its modification time, to notice a concurrent edit later."""
+    try:
+        before = os.stat(path).st_mtime_ns
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        return FileError(path, f"cannot read: {exc.strerror or exc}")
+    source = decode_source(raw, path)
+    if isinstance(source, FileError):
+        return source
+    return source, before
+
+
+def fix_paths(paths: list[Path], config: Config, unsafe: bool) -> FixRun:
+    """Fix every Python file under ``paths`` in memory (nothing is written here)."""
+    run = FixRun()
+    files, missing = discover(paths, config)
+    run.errors.extend(FileError(p, "no such file or directory") for p in missing)
+    sources: list[tuple[SourceFile, int]] = []
+    indexes: list[ModuleIndex] = []
+    for path in files:
+        read = read_for_fix(str(path))
+        if isinstance(read, FileError):
+            run.errors.append(read)
+            continue
+        index = _index(read[0], config)
+        if isinstance(index, FileError):
+            run.errors.append(index)
+            continue
+        sources.append(read)
+        if index is not None:
+            indexes.append(index)
+    run.files_checked = len(sources)
+    for source, mtime in sources:
+        outcome = fix_source(source, config, unsafe, indexes)
+        if outcome.error is not None:
+            run.errors.append(outcome.error)
+            run.files_checked -= 1
+            continue
+        run.files.append(FileFix(source, outcome, mtime))
+    run.errors.sort(key=lambda e: e.filename)
+    return run
+
+
+# -- writing ---------------------------------------------------------------------------------------
+def encoded(text: str, source: SourceFile) -> bytes:
+    """``text`` in the file's own encoding (a ``utf-8-sig`` file keeps its BOM)."""
+    return text.encode(source.encoding)
+
+
+def write_atomic(fixed: FileFix) -> FileError | None:
+    """Write the fixed text over the file, atomically, unless the file changed since it was read.
+
+    The new bytes go to a temporary file in the same folder (same file system, so
+    ``os.replace`` is atomic), with the original's permission bits; just before the replace the
+    file on disk is compared with what was read (bytes and modification time). A file edited
+    meanwhile is left alone and reported: overwriting it would lose someone's work.
+    """
+    path = Path(fixed.path)
+    try:
+        data = encoded(fixed.outcome.text, fixed.source)
+    except UnicodeEncodeError as exc:
+        return FileError(fixed.path, f"cannot encode the fixed text as {fixed.source.encoding}: {exc.reason}")
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError as exc:
+        return FileError(fixed.path, f"cannot write: {exc.strerror or exc}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".scalarlint-fix", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        changed = _changed_on_disk(fixed)
+        if changed is not None:
+            os.unlink(tmp)
+            return FileError(fixed.path, changed)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        return FileError(fixed.path, f"cannot write: {exc.strerror or exc}")
+    return None
+
+
+def _changed_on_disk(fixed: FileFix) -> str | None:
+    try:
+        now = os.stat(fixed.path).st_mtime_ns
+        raw = Path(fixed.path).read_bytes()
+    except OSError as exc:
+        return f"cannot re-read before writing: {exc.strerror or exc}"
+    if raw != fixed.source.raw or (fixed.mtime_ns is not None and now != fixed.mtime_ns):
+        return "changed on disk since it was read; not overwritten (run the fix again)"
+    return None
+
+
+# -- diffs ---------------------------------------------------------------------------------------
+NO_NEWLINE = "\\ No newline at end of file"
+
+
+def diff_path(path: str) -> str:
+    """The path a diff names: relative to the current folder when inside it, with a ``./``
+    prefix so that ``patch -p0`` and ``git apply`` (which strips one leading component) both
+    find the file."""
+    p = Path(path)
+    try:
+        rel = p.resolve().relative_to(Path.cwd().resolve()) if p.is_absolute() else p
+    except ValueError:
+        return p.as_posix()
+    text = rel.as_posix()
+    return text if text.startswith("./") else f"./{text}"
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] = lines[-1] + "\n" + NO_NEWLINE + "\n"
+    return lines
+
+
+def unified_diff(fixed: FileFix) -> str:
+    """A unified diff from the file as read to the fixed text (empty when unchanged).
+
+    Lines keep their own endings (a CRLF file gives CRLF lines), a missing final newline is
+    marked as ``diff`` does, and a BOM is shown on line 1 so the context matches the bytes.
+    """
+    bom = "\ufeff" if fixed.source.encoding == "utf-8-sig" else ""
+    old, new = bom + fixed.source.text, bom + fixed.outcome.text
+    if old == new:
+        return ""
+    name = diff_path(fixed.path)
+    out = []
+    for line in difflib.unified_diff(_lines(old), _lines(new), fromfile=name, tofile=name):
+        out.append(line if line.endswith(("\n", "\r")) else line + "\n")
+    return "".join(out)
+
+
+def diff_bytes(fixed: FileFix) -> bytes:
+    """``unified_diff`` in the file's encoding, so the patch matches the file byte for byte."""
+    encoding = "utf-8" if fixed.source.encoding in ("utf-8-sig", "utf-8") else fixed.source.encoding
+    return unified_diff(fixed).encode(encoding, errors="surrogateescape")

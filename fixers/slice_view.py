@@ -1,0 +1,216 @@
+"""Size-1 slice views for one-element reads and writes (SL101, SL102).
+
+What it rewrites
+    A statement that writes one element from an elementwise expression of element reads::
+
+        dx[i] = xp.sign(x[i]) * dy        ->  dx[i:i + 1] = xp.sign(x[i:i + 1]) * dy
+        dA[0, 1] = -dy * A[1, 0]          ->  dA[0:1, 1:2] = -dy * A[1:2, 0:1]
+        g[-1] += w[-1] * dy               ->  g[-1:] += w[-1:] * dy
+
+    Every axis gets its own ``k:k + 1``; negative literals become ``-1:`` and ``-k:-k + 1``;
+    ``n - 1`` becomes ``n - 1:n``. The write and every read that flows into it through
+    elementwise operations (arithmetic, comparisons, ``xp.sign``/``xp.exp``/... and builtin
+    ``abs``) are rewritten together, as one fix shared by their findings. A size-1 view is a
+    kernel on the device: no scalar leaves it, nothing syncs, strict backends accept it.
+
+When it is offered
+    Only where the value stays inside such an expression *assigned to a size-1 view*. A read
+    whose 0-d result escapes (bound to a name, returned, used in an ``if``, passed to an
+    unknown function) is not sliced: its shape would change from ``()`` to ``(1,)``. Only
+    indices that are host integers and either literals or known non-negative (sizes, ``range``
+    loop variables with a non-negative start, ``len(x) - 1``): for an ``i`` that may be ``-1``
+    at run time, ``x[i:i+1]`` is the empty ``x[-1:0]``. Not inside a loop over data: a view per
+    iteration is still one kernel launch per element, and silencing the finding would hide the
+    loop (vectorize it instead). Not for an index computed by a search loop: the search fixer
+    turns that index into a device value, and device slice bounds sync.
+
+Applicability
+    Safe: every element computed is the same, only its container changes from a 0-d value to
+    a size-1 view, and the write stores it in the same place. Unsafe when some operand of the
+    value is an array of known rank >= 1 that is not sliced, or an unknown call: its shape
+    broadcasts against ``(1,)`` differently than against ``()``, which needs a look.
+
+Example
+    ``dx[i] = xp.sign(x[i]) * dy`` (``i = x.shape[0] - 1``) becomes
+    ``dx[i:i + 1] = xp.sign(x[i:i + 1]) * dy``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis.kinds import Tag
+from scalarlint.diagnostics import Applicability, Edit, Fix
+
+from . import _common as C
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101", "SL102"})
+
+
+def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+    node = finding.node
+    if not isinstance(node, cst.Subscript):
+        return []
+    ctx = analyzer.context
+    if ctx.in_data_loop(node):
+        return []
+    target = node if finding.code == "SL102" else _write_target_of_read(analyzer, node)
+    if target is None:
+        return []
+    plan = _plan(analyzer, target)
+    if plan is None:
+        return []
+    edits, safe = plan
+    if finding.code == "SL101" and not any(e.location == C.span(analyzer, node)[0] for e in edits):
+        return []
+    applicability = Applicability.SAFE if safe else Applicability.UNSAFE
+    return [Fix(applicability, "Use size-1 slice views (no scalar leaves the device)", tuple(edits))]
+
+
+def _write_target_of_read(analyzer: "FileAnalyzer", read: cst.Subscript) -> cst.Subscript | None:
+    """The element write a read flows into through elementwise operations, if any."""
+    child: cst.CSTNode = read
+    for parent in C.ancestors(analyzer, read):
+        if isinstance(parent, (cst.Assign, cst.AugAssign)):
+            if parent.value is not child:
+                return None
+            if isinstance(parent, cst.Assign):
+                if len(parent.targets) != 1:
+                    return None
+                target = parent.targets[0].target
+            else:
+                target = parent.target
+            return target if isinstance(target, cst.Subscript) else None
+        if not C.elementwise_parent(analyzer, child, parent):
+            return None
+        child = parent
+    return None
+
+
+def _statement_value(analyzer: "FileAnalyzer", target: cst.Subscript) -> cst.BaseExpression | None:
+    parent = analyzer.parents.get(target)
+    if isinstance(parent, cst.AssignTarget):
+        assign = analyzer.parents.get(parent)
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+            return assign.value
+        return None
+    if isinstance(parent, cst.AugAssign) and parent.target is target:
+        return parent.value
+    return None
+
+
+def size1_slice(analyzer: "FileAnalyzer", index: cst.BaseExpression) -> cst.Slice | None:
+    """``k`` -> ``k:k + 1`` for a host integer index that is safe to slice, else None."""
+    literal = C.integer_value(index)
+    if literal is not None:
+        if literal >= 0:
+            return cst.Slice(lower=cst.Integer(str(literal)), upper=cst.Integer(str(literal + 1)))
+        upper = None if literal == -1 else _negative(literal + 1)
+        return cst.Slice(lower=_negative(literal), upper=upper)
+    if not C.is_host_int(analyzer, index) or not C.known_nonnegative(analyzer, index):
+        return None
+    lower = index.with_changes(lpar=(), rpar=()) if getattr(index, "lpar", None) else index
+    if (
+        isinstance(lower, cst.BinaryOperation)
+        and isinstance(lower.operator, cst.Subtract)
+        and C.integer_value(lower.right) == 1
+    ):
+        upper: cst.BaseExpression = lower.left  # n - 1 -> n - 1:n
+    elif isinstance(lower, cst.BinaryOperation) and isinstance(lower.operator, cst.Add) and C.integer_value(lower.right) is not None:
+        upper = lower.with_changes(right=cst.Integer(str(C.integer_value(lower.right) + 1)))  # type: ignore[operator]
+    else:
+        upper = cst.BinaryOperation(left=lower, operator=cst.Add(), right=cst.Integer("1"))
+    return cst.Slice(lower=lower, upper=upper)
+
+
+def _negative(value: int) -> cst.BaseExpression:
+    return cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(-value)))
+
+
+def sliced(analyzer: "FileAnalyzer", node: cst.Subscript) -> cst.Subscript | None:
+    values = C.index_values(node)
+    if values is None:
+        return None
+    elements = []
+    for element, value in zip(node.slice, values):
+        view = size1_slice(analyzer, value)
+        if view is None:
+            return None
+        elements.append(element.with_changes(slice=view))
+    return node.with_changes(slice=elements)
+
+
+def _plan(analyzer: "FileAnalyzer", target: cst.Subscript) -> tuple[list[Edit], bool] | None:
+    inference = analyzer.context.inference
+    if not inference.selects_element(target) or C.deferred_to_search(analyzer, target):
+        return None
+    value = _statement_value(analyzer, target)
+    if value is None:
+        return None
+    new_target = sliced(analyzer, target)
+    if new_target is None:
+        return None
+    axes = len(target.slice)
+    edits = [C.replace_expression(analyzer, target, new_target)]
+    safe = True
+    reads: list[cst.Subscript] = []
+    for node in C.walk(value):
+        if isinstance(node, cst.Subscript) and inference.selects_element(node) and _flows_into(analyzer, node, value):
+            reads.append(node)
+    read_ids = {id(r) for r in reads}
+    for read in reads:
+        if C.deferred_to_search(analyzer, read) or len(read.slice) > axes:
+            return None
+        new_read = sliced(analyzer, read)
+        if new_read is None:
+            return None
+        edits.append(C.replace_expression(analyzer, read, new_read))
+    if not _leaves_are_scalars(analyzer, value, read_ids):
+        safe = False
+    return edits, safe
+
+
+def _flows_into(analyzer: "FileAnalyzer", read: cst.CSTNode, value: cst.BaseExpression) -> bool:
+    child = read
+    while child is not value:
+        parent = analyzer.parents.get(child)
+        if parent is None or not C.elementwise_parent(analyzer, child, parent):
+            return False
+        child = parent
+    return True
+
+
+def _leaves_are_scalars(analyzer: "FileAnalyzer", value: cst.BaseExpression, sliced_reads: set[int]) -> bool:
+    """Whether every operand of the value other than the sliced reads is a scalar or 0-d."""
+    inference = analyzer.context.inference
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if id(node) in sliced_reads:
+            continue
+        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)):
+            stack.extend(node.children)
+            continue
+        if isinstance(node, cst.ComparisonTarget):
+            stack.append(node.comparator)
+            continue
+        if isinstance(node, cst.Call):
+            if C.is_full_reduction(analyzer, node):
+                continue
+            if C.is_elementwise_call(analyzer, node):
+                stack.extend(a.value for a in node.args)
+                continue
+            return False
+        if isinstance(node, cst.BaseExpression):
+            kind = inference.kind(node)
+            if kind.tag is Tag.ARRAY and not kind.guessed and kind.rank is not None and kind.rank >= 1:
+                return False
+            if kind.tag in (Tag.CONTAINER, Tag.SHAPE, Tag.ARRAY_SEQ):
+                return False
+    return True
