@@ -5,10 +5,11 @@ and the LSP server ("fix all") call it with a ``SourceFile`` and get a ``FixOutc
 ``fix_paths`` runs it over files with the cross-module reach of a normal run, and
 ``write_atomic`` / ``unified_diff`` turn an outcome into a file on disk or a patch.
 
-Conflicts are settled deterministically, as ruff does: each diagnostic contributes its
-preferred applicable fix (the first safe one; with ``unsafe`` the first one of any kind),
-fixes are taken in order of their first edit (then the diagnostic's position), and a fix that
-overlaps one already taken waits for the next round, where it is recomputed on the new text.
+Conflicts are settled deterministically: each diagnostic contributes its preferred applicable
+fix (the first safe one; with ``unsafe`` the first one of any kind); safe fixes are taken
+before unsafe ones, each group in order of the diagnostics' positions (earlier first), and a
+fix that overlaps one already taken waits for the next round, where it is recomputed on the
+new text (so a safe size-1 view wins over an ``allow_scalar`` block on the same statement).
 Identical edits are shared (two fixes that add the same import add it once). Every round's
 result must parse (libcst and Python's own parser) or the offending fixes are dropped; at
 most ``MAX_ROUNDS`` rounds run, so a fixer that keeps rewriting its own output cannot loop.
@@ -48,6 +49,7 @@ class FixOutcome:
     remaining: list[Diagnostic] = field(default_factory=list)
     error: FileError | None = None
     rounds: int = 0
+    original: list[Diagnostic] = field(default_factory=list)  # of the text as given
 
     @property
     def changed(self) -> bool:
@@ -123,14 +125,13 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> list[tuple[Diagnostic, Fix]]:
-    """Non-overlapping fixes, earliest first; a diagnostic whose fix equals one already taken
-    is counted as fixed by it."""
-    candidates: list[tuple[int, tuple[str, int, int, str], Diagnostic, Fix]] = []
+    """Non-overlapping fixes, safe before unsafe, earlier diagnostics first; a fix whose edits
+    were all taken already (shared by several diagnostics) counts for each of them."""
+    candidates: list[tuple[bool, tuple[str, int, int, str], Diagnostic, Fix]] = []
     for diagnostic in diagnostics:
         fix = applicable_fix(diagnostic, unsafe)
         if fix is not None and fix.edits:
-            first = min(offset_of(text, e.location) for e in fix.edits)
-            candidates.append((first, diagnostic.sort_key(), diagnostic, fix))
+            candidates.append((fix.applicability is not Applicability.SAFE, diagnostic.sort_key(), diagnostic, fix))
     candidates.sort(key=lambda c: (c[0], c[1]))
     taken: dict[Edit, tuple[int, int]] = {}
     chosen: list[tuple[Diagnostic, Fix]] = []
@@ -186,22 +187,24 @@ def fix_source(source: SourceFile, config: Config, unsafe: bool, others: Sequenc
     """
     text = source.text
     applied: list[Diagnostic] = []
+    original: list[Diagnostic] = []
     current = source
     for round_number in range(1, MAX_ROUNDS + 1):
         found = check_text(current, config, others)
-        if isinstance(found, FileError):
-            return FixOutcome(text, applied, [], error=found if not applied else None, rounds=round_number)
+        if isinstance(found, FileError):  # only possible for the text as given: rounds verify
+            return FixOutcome(source.text, [], [], error=found, rounds=round_number)
+        if round_number == 1:
+            original = found
         chosen = select_fixes(text, found, unsafe)
-        if not chosen:
-            return FixOutcome(text, applied, found, rounds=round_number)
-        new_text, used = _apply_verified(text, chosen)
+        new_text, used = _apply_verified(text, chosen) if chosen else (text, [])
         if not used or new_text == text:
-            return FixOutcome(text, applied, found, rounds=round_number)
+            return FixOutcome(text, applied, found, rounds=round_number, original=original)
         applied.extend(d for d, _ in used)
         text = new_text
         current = _with_text(source, text)
     final = check_text(current, config, others)
-    return FixOutcome(text, applied, final if isinstance(final, list) else [], rounds=MAX_ROUNDS)
+    remaining = final if isinstance(final, list) else []
+    return FixOutcome(text, applied, remaining, rounds=MAX_ROUNDS, original=original)
 
 
 def _with_text(source: SourceFile, text: str) -> SourceFile:

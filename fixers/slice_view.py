@@ -209,7 +209,7 @@ def _leaves_are_scalars(analyzer: "FileAnalyzer", value: cst.BaseExpression, sli
             return False
         if isinstance(node, cst.BaseExpression):
             kind = inference.kind(node)
-            if kind.tag is Tag.ARRAY and not kind.guessed and kind.rank is not None and kind.rank >= 1:
+            if kind.tag is Tag.ARRAY and not kind.doubt and kind.rank is not None and kind.rank >= 1:
                 return False
             if kind.tag in (Tag.CONTAINER, Tag.SHAPE, Tag.ARRAY_SEQ):
                 return False

@@ -46,6 +46,10 @@ def main() -> None:
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
+@click.option("--fix", is_flag=True, help="Apply safe fixes, then report what is left.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also offer unsafe fixes (and apply them with --fix or --diff).")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
+@click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed.")
 def check(
     paths: tuple[Path, ...],
     select: str | None,
@@ -59,6 +63,10 @@ def check(
     config_file: Path | None,
     jobs: int | None,
     color: bool | None,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+    diff: bool = False,
+    show_fixes: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source
@@ -76,6 +84,12 @@ def check(
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from exc
 
+    if fix or diff:
+        _check_and_fix(
+            targets, use_stdin, stdin_filename, config, unsafe_fixes, diff, show_fixes, output_format, output_file, color, exit_zero
+        )
+        return
+
     result = RunResult()
     if use_stdin:
         name = stdin_filename or "<stdin>"
@@ -92,6 +106,10 @@ def check(
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
 
+    if output_format == "text" and not unsafe_fixes:  # unsafe fixes are shown only when asked for
+        from scalarlint.fixers.engine import visible_fixes
+
+        result.diagnostics = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
     render = FORMATS[output_format]
     if output_file is not None:
         report = render(result.diagnostics, result.errors, result.files_checked, False)
@@ -106,6 +124,120 @@ def check(
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)
     sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))
+
+
+def _check_and_fix(
+    targets: list[Path],
+    use_stdin: bool,
+    stdin_filename: str | None,
+    config: Config,
+    unsafe: bool,
+    diff: bool,
+    show_fixes: bool,
+    output_format: str,
+    output_file: Path | None,
+    color: bool | None,
+    exit_zero: bool,
+) -> None:
+    """``check --fix`` / ``--diff``: fix in memory (``scalarlint.fixers.engine``), then write
+    each changed file atomically or print the diff, and report the findings that remain.
+
+    Exit codes: 2 on any error (including a file changed on disk meanwhile, which is not
+    overwritten); with ``--diff`` 1 when something would change; with ``--fix`` 1 when findings
+    remain (as a plain check does), else 0.
+    """
+    from scalarlint.fixers import engine as fx
+    from scalarlint.output import FORMATS
+
+    run = fx.FixRun()
+    stdin_fix: fx.FileFix | None = None
+    if use_stdin:
+        source = decode_source(sys.stdin.buffer.read(), stdin_filename or "<stdin>")
+        outcome = fx.fix_source(source, config, unsafe) if not isinstance(source, FileError) else None
+        if isinstance(source, FileError):
+            run.errors.append(source)
+        elif outcome is not None and outcome.error is not None:
+            run.errors.append(outcome.error)
+        elif outcome is not None:
+            stdin_fix = fx.FileFix(source, outcome, None)
+            run.files.append(stdin_fix)
+            run.files_checked += 1
+    if targets:
+        found = fx.fix_paths(targets, config, unsafe)
+        run.files.extend(found.files)
+        run.errors.extend(found.errors)
+        run.files_checked += found.files_checked
+
+    if diff:
+        changed = run.changed
+        for fixed in changed:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(fx.diff_bytes(fixed))
+        sys.stdout.flush()
+        fixes = len(run.applied)
+        click.echo(
+            f"Would fix {fixes} finding{'' if fixes == 1 else 's'} in {len(changed)} file{'' if len(changed) == 1 else 's'}."
+            if changed else "No fixes available.",
+            err=True,
+        )
+        for error in run.errors:
+            click.echo(f"{error.filename}: error: {error.message}", err=True)
+        sys.exit(EXIT_ERROR if run.errors else (EXIT_FINDINGS if changed else EXIT_CLEAN))
+
+    remaining: list[Diagnostic] = []
+    applied: list[Diagnostic] = []
+    for fixed in run.files:
+        if fixed is stdin_fix or fixed.outcome.text == fixed.source.text:
+            remaining.extend(fixed.outcome.remaining)
+            applied.extend(fixed.outcome.applied)
+            continue
+        error = fx.write_atomic(fixed)
+        if error is None:
+            remaining.extend(fixed.outcome.remaining)
+            applied.extend(fixed.outcome.applied)
+        else:  # left as it was: report the file as it is on disk
+            run.errors.append(error)
+            remaining.extend(fixed.outcome.original)
+    remaining = sorted((fx.visible_fixes(d, unsafe) for d in remaining), key=Diagnostic.sort_key)
+    applied.sort(key=Diagnostic.sort_key)
+    errors = sorted(run.errors, key=lambda e: e.filename)
+
+    to_stderr = stdin_fix is not None  # stdout carries the fixed source
+    if stdin_fix is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(fx.encoded(stdin_fix.outcome.text, stdin_fix.source))
+        sys.stdout.flush()
+    render = FORMATS[output_format]
+    summary_to_stderr = to_stderr or output_format != "text" or output_file is not None
+    if output_file is not None:
+        try:
+            output_file.write_text(render(remaining, errors, run.files_checked, False), encoding="utf-8")
+        except OSError as exc:
+            raise click.FileError(str(output_file), hint=exc.strerror or str(exc)) from exc
+    else:
+        use_color = color if color is not None else (output_format == "text" and not to_stderr and sys.stdout.isatty())
+        click.echo(render(remaining, errors, run.files_checked, use_color), nl=False, color=use_color, err=to_stderr)
+    if output_format != "text" or output_file is not None or to_stderr:
+        for error in errors:
+            click.echo(f"{error.filename}: error: {error.message}", err=True)
+    if applied or show_fixes:
+        click.echo(_fix_summary(applied, show_fixes, len(remaining)), nl=False, err=summary_to_stderr)
+    sys.exit(_exit_code(remaining, errors, exit_zero))
+
+
+def _fix_summary(applied: list[Diagnostic], details: bool, remaining: int) -> str:
+    """``Fixed N findings (M remaining).`` and, with ``--show-fixes``, what per file and code."""
+    n = len(applied)
+    lines = [f"Fixed {n} finding{'' if n == 1 else 's'} ({remaining} remaining)."]
+    if details and applied:
+        by_file: dict[str, dict[tuple[str, str], int]] = {}
+        for d in applied:
+            counts = by_file.setdefault(d.filename, {})
+            counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1
+        for filename, counts in by_file.items():
+            lines.append(f"{filename}:")
+            lines.extend(f"    {count} x {code} ({name})" for (code, name), count in sorted(counts.items()))
+    return "\n".join(lines) + "\n"
 
 
 def _exit_code(diagnostics: list[Diagnostic], errors: list[FileError], exit_zero: bool) -> int:
