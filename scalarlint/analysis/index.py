@@ -46,19 +46,15 @@ class ModuleIndex:
         return [k for k, f in self.functions.items() if f.is_rule]
 
 
-def lambda_key(line: int, ordinal: int) -> str:
-    return f"<lambda>@{line}#{ordinal}"
+def lambda_key(ordinal: int) -> str:
+    """Lambdas are numbered in source order. ast sorts them by (line, column) and libcst meets
+    them in the same order walking the tree (its children are in source order), so both
+    passes agree without the libcst pass paying for positions."""
+    return f"<lambda>#{ordinal}"
 
 
 def lambda_ordinals(positions: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
-    """Number lambdas left to right within each line; ast and libcst columns differ in unit
-    (bytes vs characters) but agree in order, so both passes get the same keys."""
-    ordinals: dict[tuple[int, int], int] = {}
-    per_line: dict[int, int] = {}
-    for line, col in sorted(positions):
-        ordinals[(line, col)] = per_line.get(line, 0)
-        per_line[line] = ordinals[(line, col)] + 1
-    return ordinals
+    return {position: ordinal for ordinal, position in enumerate(sorted(positions))}
 
 
 class _Indexer(ast.NodeVisitor):
@@ -134,7 +130,7 @@ class _Indexer(ast.NodeVisitor):
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.visit(node.args)
         ordinal = self.lambda_ordinal[(node.lineno, node.col_offset)]
-        entry = self._enter_function(lambda_key(node.lineno, ordinal), "<lambda>", node.lineno, None)
+        entry = self._enter_function(lambda_key(ordinal), "<lambda>", node.lineno, None)
         if (node.lineno, node.col_offset) in self.rule_lambdas:
             entry.is_rule, entry.reason = True, "passed to defvjp"
         self.func_stack.append(entry)

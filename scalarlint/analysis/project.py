@@ -39,10 +39,9 @@ def module_name_for(path: Path) -> tuple[str, str]:
     return module, package
 
 
-def display_key(key: str) -> str:
-    if key.startswith("<lambda>@"):
-        line = key[len("<lambda>@") :].split("#")[0]
-        return f"<lambda at line {line}>"
+def display_key(index: ModuleIndex, key: str) -> str:
+    if key.startswith("<lambda>#"):
+        return f"<lambda at line {index.functions[key].line}>"
     return key
 
 
@@ -99,7 +98,7 @@ class Project:
         queue: deque[tuple[ModuleIndex, str, str, str]] = deque()
         for index in sorted(self.indexes, key=lambda i: i.path):
             for key in index.rule_keys():
-                label = display_key(key)
+                label = display_key(index, key)
                 registered = index.functions[key].reason == "passed to defvjp"
                 out[index.path][key] = Target(rule=label, is_helper=False, registered=registered)
                 queue.append((index, key, label, index.module))
