@@ -9,6 +9,7 @@ unknown and is not reported: precision first.
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 import libcst as cst
@@ -59,6 +60,7 @@ SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_t
 FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "op", "loss_fn", "fwd", "bwd"})
 OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
 INDEX_TUPLE_PARAMS = frozenset({"indexes", "indices", "target_input_indexes"})
+PLURAL_ARRAY_NAME = re.compile(r"^d?[A-Za-z]s$")  # Xs, dYs, xs, gs: thinc's and jax's lists of arrays
 CONTAINER_SUFFIXES = ("_args", "_list", "_seq", "_tuple", "_meta", "_shape", "_shapes", "_dims", "_axes")
 
 
@@ -374,7 +376,7 @@ class Inference:
             return K.host_int(Origin.STRUCTURAL)
         if name in INDEX_TUPLE_PARAMS:
             return K.SHAPE
-        if name in self.config.container_params:
+        if name in self.config.container_params or PLURAL_ARRAY_NAME.match(name):
             return K.ARRAY_SEQ
         if name == "args" or name.endswith(CONTAINER_SUFFIXES):
             return K.CONTAINER
