@@ -43,9 +43,6 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
 )
 
 _log = logging.getLogger(__name__)
-# A fixer that fails on odd code must not take the whole check run down with it; tests set
-# SCALARLINT_FIXER_ERRORS=raise to see such failures.
-_RAISE = os.environ.get("SCALARLINT_FIXER_ERRORS") == "raise"
 
 
 def fixes_for(finding: "Finding", analyzer: "FileAnalyzer") -> tuple[Fix, ...]:
@@ -56,8 +53,10 @@ def fixes_for(finding: "Finding", analyzer: "FileAnalyzer") -> tuple[Fix, ...]:
             continue
         try:
             out.extend(fixer(finding, analyzer))
-        except Exception:  # pragma: no cover - a bug in a fixer; reported, never fatal
-            if _RAISE:
+        except Exception:  # pragma: no cover - a bug in a fixer; logged, never fatal
+            # A fixer that fails on odd code must not take the whole check run down with it;
+            # tests set SCALARLINT_FIXER_ERRORS=raise to see such failures.
+            if os.environ.get("SCALARLINT_FIXER_ERRORS") == "raise":
                 raise
             _log.warning("fixer %s failed on %s", fixer.__module__, analyzer.source.path, exc_info=True)
     out.sort(key=lambda fix: fix.applicability.value != "safe")

@@ -1,0 +1,220 @@
+"""The guarantees of the fix loop: it parses, it is idempotent, it keeps what it does not
+touch, it settles conflicts deterministically, it stops, and it writes files safely."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+import scalarlint.fixers as fixers
+from scalarlint.analysis.sources import read_source
+from scalarlint.config import Config
+from scalarlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
+from scalarlint.fixers import engine
+
+CORPUS = Path(__file__).with_name("corpus")
+CORPUS_FILES = sorted(CORPUS.glob("*.py"))
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
+def test_corpus_fixes_parse_and_fixing_twice_equals_once(path: Path, unsafe: bool) -> None:
+    source = read_source(path)
+    assert not isinstance(source, Exception)
+    once = engine.fix_source(source, Config(), unsafe)
+    assert once.error is None
+    assert engine.parses(once.text)
+    compile(once.text, str(path), "exec")
+    twice = engine.fix_source(engine._with_text(source, once.text), Config(), unsafe)
+    assert twice.text == once.text
+    assert twice.applied == []
+    assert [d.sort_key() for d in twice.remaining] == [d.sort_key() for d in once.remaining]
+
+
+def test_unsafe_run_fixes_more_of_the_corpus_than_the_safe_run() -> None:
+    safe = unsafe = 0
+    for path in CORPUS_FILES:
+        source = read_source(path)
+        safe += len(engine.fix_source(source, Config(), False).applied)
+        unsafe += len(engine.fix_source(source, Config(), True).applied)
+    assert 0 < safe < unsafe
+
+
+FORMATTED = '''\
+"""Odd formatting and comments everywhere; only the fixed lines may change."""
+import array_api_compat   # trailing comment
+
+
+# a comment block
+#   indented inside
+def rrule_odd(x) :
+    xp = array_api_compat.array_namespace( x )
+    y = xp.max( xp.abs(x) )    # keep spacing
+
+    def odd_pullback(dy):
+        # before the search
+        i = -1
+        for j in range(len(x)):  # the loop
+            if abs(x[j]) == y:
+                i = j
+        # after the search
+        total = sum(  x  )
+        dx = xp.zeros_like(x);   dx[i] = xp.sign(x[i]) * dy   # two statements
+        return (dx * total ,)
+
+    return y , odd_pullback
+'''
+
+
+def test_comments_and_formatting_outside_the_edits_are_kept(snip) -> None:
+    outcome = snip.fixed(FORMATTED, unsafe=True)
+    before, after = FORMATTED.splitlines(), outcome.text.splitlines()
+    removed = [line for line in before if line not in after]
+    assert removed == [
+        "        i = -1",
+        "        for j in range(len(x)):  # the loop",
+        "            if abs(x[j]) == y:",
+        "                i = j",
+        "        total = sum(  x  )",
+    ]
+    added = [line for line in after if line not in before]
+    assert added == [
+        "        i = len(x) - 1 - xp.argmax(xp.flip(xp.abs(x) == y))",
+        "        total = xp.sum(x, axis=0)",
+    ]
+
+
+# -- conflicts -----------------------------------------------------------------------------------
+def _diag(row: int, col: int, *fixes: Fix) -> Diagnostic:
+    loc = Location(row, col)
+    return Diagnostic("SL101", "scalar-getindex", "m", "f.py", loc, loc, Severity.WARNING, fixes=fixes)
+
+
+def _fix(applicability: Applicability, *spans: tuple[int, int, int, int, str]) -> Fix:
+    return Fix(applicability, "f", tuple(Edit(text, Location(r1, c1), Location(r2, c2)) for r1, c1, r2, c2, text in spans))
+
+
+SAFE, UNSAFE = Applicability.SAFE, Applicability.UNSAFE
+TEXT = "aaaa\nbbbb\ncccc\n"
+
+
+def test_overlapping_fixes_earlier_wins_and_order_does_not_matter() -> None:
+    first = _diag(1, 1, _fix(SAFE, (1, 1, 1, 3, "X")))
+    second = _diag(1, 2, _fix(SAFE, (1, 2, 1, 4, "Y")))
+    third = _diag(2, 1, _fix(SAFE, (2, 1, 2, 2, "Z")))
+    for order in ([first, second, third], [third, second, first]):
+        chosen = engine.select_fixes(TEXT, order, unsafe=False)
+        assert [d for d, _ in chosen] == [first, third]
+
+
+def test_safe_fixes_win_over_earlier_unsafe_ones() -> None:
+    unsafe = _diag(1, 1, _fix(UNSAFE, (1, 1, 1, 5, "U")))
+    safe = _diag(1, 3, _fix(SAFE, (1, 3, 1, 4, "S")))
+    assert [d for d, _ in engine.select_fixes(TEXT, [unsafe, safe], unsafe=True)] == [safe]
+    assert [d for d, _ in engine.select_fixes(TEXT, [unsafe, safe], unsafe=False)] == [safe]
+
+
+def test_identical_edits_are_shared_and_insertions_at_one_point_conflict() -> None:
+    imp = (1, 1, 1, 1, "import a\n")
+    a = _diag(2, 1, _fix(UNSAFE, imp, (2, 1, 2, 5, "A")))
+    b = _diag(3, 1, _fix(UNSAFE, imp, (3, 1, 3, 5, "B")))
+    c = _diag(3, 2, _fix(UNSAFE, (1, 1, 1, 1, "other\n")))
+    chosen = engine.select_fixes(TEXT, [a, b, c], unsafe=True)
+    assert [d for d, _ in chosen] == [a, b]
+    assert engine._apply(TEXT, [f for _, f in chosen]) == "import a\naaaa\nA\nB\n"
+
+
+def test_applicable_fix_prefers_safe() -> None:
+    d = _diag(1, 1, _fix(UNSAFE, (1, 1, 1, 2, "u")), _fix(SAFE, (1, 1, 1, 2, "s")))
+    assert engine.applicable_fix(d, False).edits[0].content == "s"
+    only_unsafe = _diag(1, 1, _fix(UNSAFE, (1, 1, 1, 2, "u")))
+    assert engine.applicable_fix(only_unsafe, False) is None
+    assert engine.applicable_fix(only_unsafe, True).edits[0].content == "u"
+
+
+# -- loop bounds and verification ------------------------------------------------------------------
+LOOPY = "import numpy as np\n\n\ndef rrule_s(x):\n    return x[len(x) - 1] * 2\n"
+
+
+def test_a_fixer_that_never_converges_is_stopped(snip, monkeypatch: pytest.MonkeyPatch) -> None:
+    def restless(finding, analyzer):  # noqa: ANN001, ANN202 - test double
+        return [Fix(SAFE, "comment", (Edit("# again\n", Location(1, 1), Location(1, 1)),))]
+
+    monkeypatch.setattr(fixers, "FIXERS", ((frozenset({"SL101"}), restless),))
+    outcome = snip.fixed(LOOPY, unsafe=False)
+    assert outcome.rounds == engine.MAX_ROUNDS
+    assert outcome.text.count("# again\n") == engine.MAX_ROUNDS
+    assert len(outcome.remaining) == 1
+
+
+def test_a_fix_that_breaks_the_syntax_is_dropped(snip, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(finding, analyzer):  # noqa: ANN001, ANN202 - test double
+        start, end = Location(5, 12), Location(5, 26)
+        return [Fix(SAFE, "broken", (Edit("x[(", start, end),))]
+
+    monkeypatch.setattr(fixers, "FIXERS", ((frozenset({"SL101"}), broken),))
+    outcome = snip.fixed(LOOPY, unsafe=False)
+    assert outcome.text == LOOPY and outcome.applied == [] and len(outcome.remaining) == 1
+
+
+def test_unparsable_source_is_an_error_not_a_fix(snip) -> None:
+    outcome = engine.fix_source(snip.source("def rrule_x(x:\n    return x[0]\n"), Config(), True)
+    assert outcome.error is not None and outcome.text.startswith("def rrule_x(x:")
+
+
+# -- writing files -----------------------------------------------------------------------------------
+RULE = "def rrule_f(x):\n    xp = array_namespace(x)\n    return xp.zeros_like(x), sum(x.reshape(-1))\n"
+FIXED_LINE = "xp.sum(x.reshape(-1))"
+
+
+def _fix_file(path: Path) -> engine.FileFix:
+    run = engine.fix_paths([path], Config(), unsafe=False)
+    assert run.errors == [] and len(run.files) == 1
+    return run.files[0]
+
+
+@pytest.mark.parametrize(
+    ("encoding", "header", "newline"),
+    [
+        ("utf-8", "", "\n"),
+        ("utf-8-sig", "", "\n"),
+        ("utf-8", "", "\r\n"),
+        ("latin-1", "# -*- coding: latin-1 -*-\n# caf\u00e9\n", "\n"),
+    ],
+)
+def test_written_file_keeps_encoding_bom_newlines_and_mode(tmp_path: Path, encoding: str, header: str, newline: str) -> None:
+    text = (header + "from array_api_compat import array_namespace\n" + RULE).replace("\n", newline)
+    path = tmp_path / "rule.py"
+    path.write_bytes(text.encode(encoding))
+    os.chmod(path, 0o640)
+    fixed = _fix_file(path)
+    assert engine.write_atomic(fixed) is None
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") == (encoding == "utf-8-sig")
+    decoded = raw.decode(encoding)
+    assert FIXED_LINE in decoded
+    assert decoded.replace(FIXED_LINE, "sum(x.reshape(-1))") == text
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]  # no temporary file left behind
+
+
+def test_file_changed_on_disk_is_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "rule.py"
+    path.write_text("from array_api_compat import array_namespace\n" + RULE, encoding="utf-8")
+    fixed = _fix_file(path)
+    path.write_text("# someone else's edit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    error = engine.write_atomic(fixed)
+    assert error is not None and "changed on disk" in error.message
+    assert path.read_text(encoding="utf-8").startswith("# someone else's edit\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]
+
+
+def test_no_final_newline_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "rule.py"
+    path.write_text(("from array_api_compat import array_namespace\n" + RULE).rstrip("\n"), encoding="utf-8")
+    fixed = _fix_file(path)
+    assert engine.write_atomic(fixed) is None
+    assert path.read_text(encoding="utf-8").endswith(FIXED_LINE)
