@@ -309,41 +309,64 @@ async def test_quick_fix_applies_the_real_fix(client: LanguageClient, workspace:
     uri = open_doc(client, workspace / "rule.py", RULE)
     diags = await diagnostics_for(client, uri, 1)
     write = next(d for d in diags if d.code == "SL102")
-    actions = await code_actions(client, uri, write.range, [write])
+    actions = await code_actions(client, uri, write.range, [write], only=[types.CodeActionKind.QuickFix])
+    assert all(a.kind == types.CodeActionKind.QuickFix for a in actions)
     fixes = [a for a in actions if not a.title.startswith("Ignore ")]
     assert fixes, [a.title for a in actions]
-    for action in fixes:
-        assert action.kind == types.CodeActionKind.QuickFix
-        assert action.title.endswith("(unsafe)") or action.is_preferred in (True, None, False)
-    slice_fix = next(a for a in fixes if a.edit is not None and "i:i + 1" in apply_workspace_edit(RULE, uri, a.edit, 1).replace("i:i+1", "i:i + 1"))
-    assert slice_fix.edit is not None
-    text = apply_workspace_edit(RULE, uri, slice_fix.edit, 1)
-    line = text.splitlines()[SCALAR_LINE].replace(" ", "")
-    assert line.startswith("dx[i:i+1]="), line
+
+    # The safe size-1 view is the preferred fix; the allow_scalar block needs review.
+    (preferred,) = [a for a in fixes if a.is_preferred]
+    assert "size-1" in preferred.title and not preferred.title.endswith("(unsafe)")
+    assert preferred.diagnostics and preferred.diagnostics[0].code == "SL102"
+    unsafe = [a for a in fixes if a.title.endswith("(unsafe)")]
+    assert unsafe and not any(a.is_preferred for a in unsafe)
+
+    assert preferred.edit is not None
+    text = apply_workspace_edit(RULE, uri, preferred.edit, 1)
+    assert text.splitlines()[SCALAR_LINE].replace(" ", "") == "dx[i:i+1]=xp.sign(x[i:i+1])*g"
     replace_doc(client, uri, text, 2)
-    after = await diagnostics_for(client, uri, 2)
-    assert not any(d.code == "SL102" and d.range.start.line == SCALAR_LINE for d in after)
+    assert await diagnostics_for(client, uri, 2) == []
+
+    # An unsafe fix with several edits (an import at the top, a block around the statement).
+    block = next(a for a in unsafe if "allow_scalar" in a.title)
+    assert block.edit is not None
+    text = apply_workspace_edit(RULE, uri, block.edit, 1)
+    compile(text, "rule.py", "exec")
+    assert "from scalarlint.runtime import allow_scalar" in text and "with allow_scalar():" in text
+    replace_doc(client, uri, text, 3)
+    assert await diagnostics_for(client, uri, 3) == []
 
 
 @pytest.mark.asyncio
-async def test_fix_all_safe(client: LanguageClient, workspace: Path) -> None:
+@pytest.mark.parametrize("resolve", [True, False], ids=["resolved-lazily", "edit-up-front"])
+async def test_fix_all_safe(bare_client: LanguageClient, tmp_path: Path, resolve: bool) -> None:
     if not fixers_offer_fixes():
         pytest.skip("the fixers (scalarlint.fixers) offer no fix for a scalar write yet")
-    uri = open_doc(client, workspace / "rule.py", RULE)
-    await diagnostics_for(client, uri, 1)
+    caps = client_capabilities("visual-studio-code")
+    assert caps.text_document is not None and caps.text_document.code_action is not None
+    if not resolve:
+        caps.text_document.code_action.resolve_support = None
+    await bare_client.initialize_session(
+        types.InitializeParams(capabilities=caps, workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")])
+    )
+    text = RULE + "\n\n" + RULE.split("\n\n\n", 1)[1].replace("norm_inf_pullback", "other_pullback")
+    uri = open_doc(bare_client, tmp_path / "rule.py", text)
+    assert len(await diagnostics_for(bare_client, uri, 1)) == 4
     whole = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
-    actions = await code_actions(client, uri, whole, [], only=["source.fixAll"])
-    (fix_all,) = actions
+    (fix_all,) = await code_actions(bare_client, uri, whole, [], only=["source.fixAll"])
     assert fix_all.kind == "source.fixAll.scalarlint" and fix_all.title == "scalarlint: Fix all safe"
-    if fix_all.edit is None:  # VS Code resolves the edit lazily
-        fix_all = await client.code_action_resolve_async(fix_all)
+    assert (fix_all.edit is None) == resolve
+    if resolve:
+        fix_all = await bare_client.code_action_resolve_async(fix_all)
     assert fix_all.edit is not None
-    text = apply_workspace_edit(RULE, uri, fix_all.edit, 1)
-    assert text != RULE and "dx[i:i" in text.replace(" ", "")
-    compile(text, "fixed.py", "exec")
-    replace_doc(client, uri, text, 2)
-    remaining = await diagnostics_for(client, uri, 2)
-    assert not any(d.code == "SL102" for d in remaining)
+    fixed = apply_workspace_edit(text, uri, fix_all.edit, 1)
+    compile(fixed, "fixed.py", "exec")
+    assert fixed.replace(" ", "").count("dx[i:i+1]=xp.sign(x[i:i+1])*g") == 2  # both rules, one action
+    assert "allow_scalar" not in fixed  # unsafe fixes are not part of "fix all safe"
+    replace_doc(bare_client, uri, fixed, 2)
+    assert await diagnostics_for(bare_client, uri, 2) == []
+    # Nothing left to fix: the action is no longer offered.
+    assert await code_actions(bare_client, uri, whole, [], only=["source.fixAll"]) == []
 
 
 @pytest.mark.asyncio
