@@ -23,6 +23,7 @@ import difflib
 import os
 import stat
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -54,6 +55,20 @@ class FixOutcome:
     @property
     def changed(self) -> bool:
         return bool(self.applied)
+
+
+def resolved(outcome: FixOutcome) -> list[Diagnostic]:
+    """Findings of the original text that are gone from the fixed one (matched by code and
+    rule, since positions move): those fixed directly and those that went away with them."""
+    left = Counter((d.code, d.rule) for d in outcome.remaining)
+    out: list[Diagnostic] = []
+    for d in outcome.original:
+        key = (d.code, d.rule)
+        if left[key]:
+            left[key] -= 1
+        else:
+            out.append(d)
+    return out
 
 
 def applicable_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:

@@ -174,7 +174,7 @@ def _check_and_fix(
             sys.stdout.flush()
             sys.stdout.buffer.write(fx.diff_bytes(fixed))
         sys.stdout.flush()
-        fixes = len(run.applied)
+        fixes = sum(len(fx.resolved(f.outcome)) for f in changed)
         click.echo(
             f"Would fix {fixes} finding{'' if fixes == 1 else 's'} in {len(changed)} file{'' if len(changed) == 1 else 's'}."
             if changed else "No fixes available.",
@@ -185,21 +185,17 @@ def _check_and_fix(
         sys.exit(EXIT_ERROR if run.errors else (EXIT_FINDINGS if changed else EXIT_CLEAN))
 
     remaining: list[Diagnostic] = []
-    applied: list[Diagnostic] = []
+    resolved: list[Diagnostic] = []  # findings of the original text that the fixes made go away
     for fixed in run.files:
-        if fixed is stdin_fix or fixed.outcome.text == fixed.source.text:
-            remaining.extend(fixed.outcome.remaining)
-            applied.extend(fixed.outcome.applied)
-            continue
-        error = fx.write_atomic(fixed)
-        if error is None:
-            remaining.extend(fixed.outcome.remaining)
-            applied.extend(fixed.outcome.applied)
-        else:  # left as it was: report the file as it is on disk
-            run.errors.append(error)
-            remaining.extend(fixed.outcome.original)
+        if fixed is not stdin_fix and fixed.outcome.text != fixed.source.text:
+            error = fx.write_atomic(fixed)
+            if error is not None:  # left as it was: report the file as it is on disk
+                run.errors.append(error)
+                remaining.extend(fixed.outcome.original)
+                continue
+        remaining.extend(fixed.outcome.remaining)
+        resolved.extend(fx.resolved(fixed.outcome))
     remaining = sorted((fx.visible_fixes(d, unsafe) for d in remaining), key=Diagnostic.sort_key)
-    applied.sort(key=Diagnostic.sort_key)
     errors = sorted(run.errors, key=lambda e: e.filename)
 
     to_stderr = stdin_fix is not None  # stdout carries the fixed source
@@ -220,18 +216,22 @@ def _check_and_fix(
     if output_format != "text" or output_file is not None or to_stderr:
         for error in errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)
-    if applied or show_fixes:
-        click.echo(_fix_summary(applied, show_fixes, len(remaining)), nl=False, err=summary_to_stderr)
+    if resolved or show_fixes:
+        click.echo(_fix_summary(resolved, show_fixes, len(remaining)), nl=False, err=summary_to_stderr)
     sys.exit(_exit_code(remaining, errors, exit_zero))
 
 
-def _fix_summary(applied: list[Diagnostic], details: bool, remaining: int) -> str:
-    """``Fixed N findings (M remaining).`` and, with ``--show-fixes``, what per file and code."""
-    n = len(applied)
+def _fix_summary(resolved: list[Diagnostic], details: bool, remaining: int) -> str:
+    """``Fixed N findings (M remaining).`` and, with ``--show-fixes``, which per file and code.
+
+    A finding counts as fixed when the fixes made it go away, whether its own fix did it or
+    another one (a vectorized search also removes the element accesses that used its index).
+    """
+    n = len(resolved)
     lines = [f"Fixed {n} finding{'' if n == 1 else 's'} ({remaining} remaining)."]
-    if details and applied:
+    if details and resolved:
         by_file: dict[str, dict[tuple[str, str], int]] = {}
-        for d in applied:
+        for d in resolved:
             counts = by_file.setdefault(d.filename, {})
             counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1
         for filename, counts in by_file.items():
