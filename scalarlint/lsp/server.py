@@ -22,6 +22,7 @@ Design choices, and why:
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -75,7 +76,8 @@ class ScalarlintLanguageServer(LanguageServer):
 
     @property
     def encoding(self) -> str:
-        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+        """The negotiated position encoding, as its wire value (``utf-16``, ``utf-8``, ``utf-32``)."""
+        return wire_value(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
 
     def _client_supports_document_changes(self) -> bool:
         ws = self.client_capabilities.workspace
@@ -248,6 +250,11 @@ class ScalarlintLanguageServer(LanguageServer):
         self._checker.shutdown(wait=False, cancel_futures=True)
 
 
+def wire_value(value: Any) -> str:
+    """lsprotocol's string enums print as ``Kind.Member``; the protocol means their value."""
+    return str(value.value) if isinstance(value, enum.Enum) else str(value)
+
+
 def _off_loop(loop: asyncio.AbstractEventLoop) -> bool:
     try:
         return asyncio.get_running_loop() is not loop
@@ -330,7 +337,7 @@ def create_server(debounce: float = DEBOUNCE_S) -> ScalarlintLanguageServer:
         snapshot = await ls.current_snapshot(document.uri)
         index = LineIndex(snapshot.text, ls.encoding)
         versioned = ls._client_supports_document_changes()
-        only = [str(k) for k in params.context.only] if params.context.only else None
+        only = [wire_value(k) for k in params.context.only] if params.context.only else None
         out: list[types.CodeAction] = []
         if actions.kind_wanted(types.CodeActionKind.QuickFix, only):
             targets = actions.diagnostics_for_request(snapshot, index, params)

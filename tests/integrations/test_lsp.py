@@ -245,6 +245,23 @@ async def test_single_access_is_a_warning_with_utf16_ranges(client: LanguageClie
 
 
 @pytest.mark.asyncio
+async def test_utf8_position_encoding(bare_client: LanguageClient, tmp_path: Path) -> None:
+    """A client that offers only UTF-8 gets byte offsets (é is 2 bytes, the emoji 4)."""
+    caps = client_capabilities("visual-studio-code")
+    caps.general = types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf8])
+    result = await bare_client.initialize_session(
+        types.InitializeParams(capabilities=caps, workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")])
+    )
+    assert result.capabilities.position_encoding in ("utf-8", types.PositionEncodingKind.Utf8)
+    text = RULE.replace("    dx[i] = xp.sign(x[i]) * g", '    s = "é😀"; dx[i] = xp.sign(x[i]) * g')
+    uri = open_doc(bare_client, tmp_path / "rule.py", text)
+    read = next(d for d in await diagnostics_for(bare_client, uri, 1) if d.code == "SL101")
+    line = text.splitlines()[SCALAR_LINE]
+    start = line.index("(x[i])") + 1
+    assert read.range.start.character == len(line[:start].encode("utf-8")) == start + 1 + 3
+
+
+@pytest.mark.asyncio
 async def test_change_updates_diagnostics_debounced(client: LanguageClient, workspace: Path) -> None:
     uri = open_doc(client, workspace / "rule.py", LOOP_RULE)
     assert len(await diagnostics_for(client, uri, 1)) == 2
