@@ -371,7 +371,9 @@ def machine() -> dict[str, str]:
 
 
 def report(result: dict[str, Any], info: dict[str, str], command: str) -> str:
-    ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:.0f} ms"
+
     lines = [
         "# LSP latency",
         "",
@@ -379,8 +381,10 @@ def report(result: dict[str, Any], info: dict[str, str], command: str) -> str:
         "",
         "Machine: " + ", ".join(f"{k} `{v}`" for k, v in info.items()) + ".",
         "",
-        f"File: a generated module of {result['lines']} lines of AD rules in several styles "
-        f"({result['findings']} findings). Median and maximum over {result['runs']} runs.",
+        (
+            f"File: a generated module of {result['lines']} lines of AD rules in several styles "
+            f"({result['findings']} findings). Median and maximum over {result['runs']} runs."
+        ),
         "",
         "| measurement | median | max |",
         "|---|---|---|",

@@ -16,12 +16,17 @@ from dataclasses import dataclass, field
 from lsprotocol import types
 
 from scalarlint.diagnostics import Applicability, Diagnostic, Edit, Location
-from scalarlint.lsp.convert import LineIndex, minimal_edit, to_lsp_diagnostic, to_text_edit
+from scalarlint.lsp.convert import (
+    LineIndex,
+    minimal_edit,
+    to_lsp_diagnostic,
+    to_text_edit,
+)
 
 FIX_ALL_KIND = "source.fixAll.scalarlint"
 FIX_ALL_TITLE = "scalarlint: Fix all safe"
 
-# The `# noqa: CODES` syntax scalarlint.suppression accepts; group "codes" is the code list.
+# The noqa comment syntax scalarlint.suppression accepts (`noqa: CODES`); group "codes" holds the list.
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _LAYOUT = (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT)
 
@@ -133,7 +138,7 @@ def noqa_edit(text: str, d: Diagnostic) -> Edit | None:
         if comment is not None:
             match = _NOQA.search(comment.string)
             if match and not match.group("codes"):
-                return None  # a bare `# noqa` already silences everything on the line
+                return None  # a bare noqa (no codes) already silences everything on the line
             if match:
                 codes = re.split(r"[\s,]+", match.group("codes").strip())
                 if d.code.upper() in (c.upper() for c in codes):

@@ -11,18 +11,19 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 pytest.importorskip("pygls", reason="the LSP extra (pygls) is not installed")
 pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp is not installed")
 
-from lsprotocol import types  # noqa: E402
-from pygls.protocol import default_converter  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 pytestmark = [pytest.mark.slow]
 
@@ -456,7 +457,7 @@ def test_cli_import_does_not_load_pygls() -> None:
 
 def test_lsp_without_the_extra_says_how_to_install() -> None:
     code = "import sys; sys.modules['pygls'] = None; from scalarlint.cli import main; main(['lsp'])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 2
     assert "pip install 'scalarlint[lsp]'" in out.stderr
     assert "Traceback" not in out.stderr

@@ -11,14 +11,14 @@ import pytest
 
 pytest.importorskip("lsprotocol", reason="the LSP extra is not installed")
 
-from lsprotocol import types  # noqa: E402
+from lsprotocol import types
 
-from scalarlint.analysis.sources import SourceFile  # noqa: E402
-from scalarlint.config import Config  # noqa: E402
-from scalarlint.diagnostics import Diagnostic, Location, Severity, apply_edits  # noqa: E402
-from scalarlint.engine import check_source  # noqa: E402
-from scalarlint.lsp.actions import kind_wanted, noqa_edit  # noqa: E402
-from scalarlint.lsp.convert import LineIndex, minimal_edit  # noqa: E402
+from scalarlint.analysis.sources import SourceFile
+from scalarlint.config import Config
+from scalarlint.diagnostics import Diagnostic, Location, Severity, apply_edits
+from scalarlint.engine import check_source
+from scalarlint.lsp.actions import kind_wanted, noqa_edit
+from scalarlint.lsp.convert import LineIndex, minimal_edit
 
 
 def check(text: str) -> list[Diagnostic]:

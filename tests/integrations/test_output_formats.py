@@ -15,7 +15,15 @@ from click.testing import CliRunner
 
 from scalarlint.checks import BY_CODE
 from scalarlint.cli import main
-from scalarlint.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Location, Severity
+from scalarlint.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    FileError,
+    Fix,
+    Location,
+    Severity,
+)
 from scalarlint.output import FORMATS
 from scalarlint.output.github import escape_data, escape_property, render_github
 from scalarlint.output.sarif import sarif_log

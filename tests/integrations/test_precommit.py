@@ -64,7 +64,14 @@ def user_repo(tmp_path: Path) -> Path:
 def try_repo(repo: Path, *hooks: str) -> subprocess.CompletedProcess[str]:
     """``pre-commit try-repo <this repository> [hook]`` on the files staged in ``repo``."""
     cmd = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), *hooks, "--color", "never"]
-    return subprocess.run(cmd, cwd=repo, env=_env(), capture_output=True, text=True, timeout=900)
+    result = subprocess.run(cmd, cwd=repo, env=_env(), capture_output=True, text=True, timeout=900, check=False)
+    if "Traceback (most recent call last)" in result.stdout + result.stderr:
+        pytest.fail(
+            "the hook crashed instead of checking. try-repo installs this repository's HEAD plus its "
+            "uncommitted changes to tracked files, without untracked files: a tracked module that "
+            "imports a new, not yet added file breaks the hook's environment.\n" + result.stdout + result.stderr
+        )
+    return result
 
 
 def fix_available() -> bool:
