@@ -105,17 +105,12 @@ CASES: tuple[Case, ...] = (
 
 # Rules that still need scalar access after fixing, and why no fixer handles them.
 UNFIXABLE: dict[str, str] = {
-    "rrule_norm1": "element loop `for i in range(len(x)): dx[i] = sign(x[i]) * dy`: vectorizing a whole loop is "
-    "a rewrite of the rule, not one of the fix kinds; a size-1 view per iteration would still be one launch "
-    "per element, so no view is offered inside a loop over data",
     "rrule_prod": "element loop building `concatenate([x[:i], x[i+1:]])` per element: a per-element algorithm "
     "(the reference rule counts zeros on the device instead); no local rewrite keeps it",
     "rrule_getindex_many": "scatter-add loop `dx[idx[k]] += dy[k]`: repeated indices must accumulate "
     "(`add.at`/`index_add`, backend-specific); no fixer vectorizes accumulation loops",
     "rrule_cumsum": "loop-carried accumulation `acc = acc + dy[k]` in reverse: needs a reverse cumsum, a new "
     "algorithm rather than a local rewrite",
-    "rrule_clip": "per-element control flow `if lo <= x[i] <= hi:` inside a loop over data: needs `xp.where` of a "
-    "mask for the whole loop; no fixer rewrites branches in loops",
     "rrule_getindex": "the rule IS one scalar access by a host index of unknown sign (`i` may be -1, where "
     "`x[i:i+1]` is empty), and `y` is 0-d: only `allow_scalar` applies, which declares the access rather than "
     "removing it",

@@ -11,6 +11,7 @@ safe or not:
 
 - ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
+- ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
 - ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
 
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Callable
 
 from scalarlint.diagnostics import Fix
 
-from . import allow_scalar_block, array_reduction, slice_view, vectorized_search
+from . import allow_scalar_block, array_reduction, element_loop, slice_view, vectorized_search
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -37,6 +38,7 @@ FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
 # In preference order: a diagnostic's preferred fix is its first safe one, then its first.
 FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (slice_view.CODES, slice_view.fixes),
+    (element_loop.CODES, element_loop.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),
     (allow_scalar_block.CODES, allow_scalar_block.fixes),

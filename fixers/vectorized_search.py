@@ -173,7 +173,7 @@ class _Vectorize(cst.CSTTransformer):
 
 
 def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript)):
+    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
         return expr
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 

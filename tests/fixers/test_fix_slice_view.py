@@ -99,7 +99,9 @@ def test_index_of_unknown_sign_gets_no_view(snip) -> None:
 def test_loop_over_data_gets_no_view(snip) -> None:
     text = body("dv = xp.zeros_like(v)", "for i in range(len(v)):", "    dv[i] = v[i] * dy")
     assert [d for d in snip.diagnostics(text) if d.code in ("SL101", "SL102")]
-    assert snip.fixes_of(text) == []
+    found = snip.fixes_of(text)
+    assert found and all("slice" not in f.message and "allow_scalar" not in f.message for _, f in found)
+    assert {f.message for _, f in found} == {"Vectorize the element loop into whole-array statements"}
 
 
 def test_structural_loop_index_is_nonnegative(snip) -> None:

@@ -1,0 +1,323 @@
+"""Whole-array statements for loops that touch one element per iteration (SL101, SL102).
+
+What it rewrites
+    A ``for`` loop over ``range(n)`` whose body only writes element ``i`` of arrays from an
+    elementwise expression of element ``i`` of arrays, becomes the same statements on the
+    first ``n`` elements, one kernel each instead of one launch (and often one sync) per
+    element::
+
+        for i in range(len(x)):                  dx[:len(x)] = xp.sign(x) * dy[:len(x)]
+            dx[i] = xp.sign(x[i]) * dy[i]   ->
+
+    An array whose length *is* the range (``x`` in ``range(len(x))``) is used whole; every
+    other array is cut to the loop's length (``dy[:len(x)]``), so the result is exact even if
+    it is longer. ``+=`` and the other augmented writes are kept. A loop whose body is one
+    ``if`` guarding one such write becomes a masked write::
+
+        for i in range(len(x)):                  dx[:len(x)] = xp.where((lo <= x) & (x <= hi),
+            if lo <= x[i] <= hi:            ->                   dy[:len(x)], dx[:len(x)])
+                dx[i] = dy[i]
+
+    (``and``/``or``/``not`` become ``&``/``|``/``~``, chained comparisons a conjunction).
+
+When it is offered
+    Every subscript in the loop indexes an array with exactly the loop variable (so each
+    iteration touches its own element and the order of iterations does not matter), values
+    are elementwise (arithmetic, comparisons, elementwise array functions, builtin ``abs``),
+    everything else is loop-invariant, the loop variable is not used after the loop, the loop
+    has no ``else``/``break``/``continue``, and an array module alias is in scope. The loop
+    runs over ``range(n)``, ``range(0, n)`` or their ``reversed``.
+
+Applicability
+    Unsafe. Each element gets the same value as in the loop, but the fix assumes the arrays
+    do not overlap in memory (a view ``b = a[1:]`` written while ``a`` is read would see
+    updated values in the loop and old ones in the vector form), that the arrays written and
+    read have at least ``n`` elements along their first axis (the loop would raise
+    ``IndexError`` otherwise; slices do not), and a masked write evaluates the value on every
+    element, which may warn (``1 / 0``) where the loop skipped it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment
+
+from scalarlint.analysis.kinds import Tag
+from scalarlint.diagnostics import Applicability, Edit, Fix
+
+from . import _common as C
+from .vectorized_search import RangeInfo, range_info
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101", "SL102"})
+MESSAGE = "Vectorize the element loop into whole-array statements"
+
+
+def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+    ctx = analyzer.context
+    loops = ctx.enclosing_loops(finding.node)
+    if not loops or not isinstance(loops[0], cst.For) or not ctx.is_data_loop(loops[0]):
+        return []
+    if any(ctx.is_data_loop(outer) for outer in loops[1:]):
+        return []  # a nest of data loops: not one element per iteration
+    edit = _vectorize_loop(analyzer, loops[0])
+    return [Fix(Applicability.UNSAFE, MESSAGE, (edit,))] if edit is not None else []
+
+
+class _Plan:
+    def __init__(self, analyzer: "FileAnalyzer", loop: cst.For, rng: RangeInfo, xp: str) -> None:
+        self.analyzer = analyzer
+        self.loop = loop
+        self.rng = rng
+        self.xp = xp
+        assert isinstance(loop.target, cst.Name)
+        self.index = loop.target.value
+        self.whole = self._range_array()
+        self.assigned = {n.value for n in C.walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
+
+    def _range_array(self) -> str | None:
+        n = self.rng.stop
+        code = self.analyzer.module.code_for_node
+        if isinstance(n, cst.Call) and C.call_name(n.func) == ["len"] and len(n.args) == 1:
+            return code(n.args[0].value)
+        if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
+            values = C.index_values(n)
+            if values and len(values) == 1 and C.integer_value(values[0]) == 0:
+                return code(n.value.value)
+        return None
+
+    # -- checks -----------------------------------------------------------------------------------
+    def element_access(self, node: cst.CSTNode) -> bool:
+        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        return (
+            values is not None
+            and len(values) == 1
+            and isinstance(values[0], cst.Name)
+            and values[0].value == self.index
+            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+        )
+
+    def elementwise(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Subscript):
+            return self.element_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
+        if isinstance(node, cst.Name):
+            return node.value != self.index and node.value not in self.assigned
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+            return True
+        if isinstance(node, cst.Attribute):
+            return not (C.names_in(node) & (self.assigned | {self.index}))
+        if isinstance(node, cst.BinaryOperation):
+            return isinstance(node.operator, C.ARITHMETIC) and self.elementwise(node.left) and self.elementwise(node.right)
+        if isinstance(node, cst.UnaryOperation):
+            return self.elementwise(node.expression)
+        if isinstance(node, cst.Comparison):
+            if any(isinstance(c.operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)) for c in node.comparisons):
+                return False
+            middle_ok = all(_pure(c.comparator) for c in node.comparisons[:-1])
+            return middle_ok and self.elementwise(node.left) and all(self.elementwise(c.comparator) for c in node.comparisons)
+        if isinstance(node, cst.BooleanOperation):
+            return _boolean(node.left) and _boolean(node.right) and self.elementwise(node.left) and self.elementwise(node.right)
+        if isinstance(node, cst.Call):
+            if C.is_elementwise_call(self.analyzer, node):
+                return all(self.elementwise(a.value) for a in node.args)
+            return not (C.names_in(node) & (self.assigned | {self.index}))
+        return False
+
+    # -- rewriting -----------------------------------------------------------------------------------
+    def vectorized(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        return expr.visit(_Vectorize(self))  # type: ignore[return-value]
+
+    def block(self, base: cst.BaseExpression) -> cst.BaseExpression:
+        """``a`` for the range's own array, else ``a[:n]``."""
+        base = base.with_changes(lpar=(), rpar=()) if getattr(base, "lpar", None) else base
+        if self.whole is not None and self.analyzer.module.code_for_node(base) == self.whole:
+            return base
+        return self.prefix(base)
+
+    def prefix(self, base: cst.BaseExpression) -> cst.Subscript:
+        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=stop))])
+
+    def target(self, base: cst.BaseExpression) -> cst.Subscript:
+        """Written in place: ``a[:]`` for the range's own array, else ``a[:n]``."""
+        block = self.block(base)
+        if isinstance(block, cst.Subscript) and block is not base:
+            return block
+        return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=None))])
+
+
+class _Vectorize(cst.CSTTransformer):
+    def __init__(self, plan: _Plan) -> None:
+        self.plan = plan
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return not (isinstance(node, cst.Subscript) and self.plan.element_access(node)) and super().on_visit(node)
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if self.plan.element_access(original):
+            return self.plan.block(original.value)
+        return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if C.call_name(original.func) == ["abs"]:
+            return updated.with_changes(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("abs")))
+        return updated
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+        if len(updated.comparisons) == 1:
+            return updated
+        parts: list[cst.BaseExpression] = []
+        left = updated.left
+        for target in updated.comparisons:
+            parts.append(cst.Comparison(left=_bare(left), comparisons=[target], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+            left = target.comparator
+        result = parts[0]
+        for part in parts[1:]:
+            result = cst.BinaryOperation(left=result, operator=cst.BitAnd(), right=part)
+        return result.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
+        op = cst.BitAnd() if isinstance(original.operator, cst.And) else cst.BitOr()
+        return cst.BinaryOperation(left=_paren(updated.left), operator=op, right=_paren(updated.right), lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
+        if isinstance(original.operator, cst.Not):
+            return cst.UnaryOperation(operator=cst.BitInvert(), expression=_paren(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
+        return updated
+
+
+def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
+def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
+    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _pure(expr: cst.BaseExpression) -> bool:
+    """Safe to evaluate twice (the middle of a chained comparison is duplicated): no calls."""
+    return not any(isinstance(n, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)) for n in C.walk(expr))
+
+
+def _boolean(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Comparison):
+        return True
+    if isinstance(expr, cst.BooleanOperation):
+        return _boolean(expr.left) and _boolean(expr.right)
+    return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not) and _boolean(expr.expression)
+
+
+def _is_target(analyzer: "FileAnalyzer", name: cst.Name) -> bool:
+    parent = analyzer.parents.get(name)
+    if isinstance(parent, cst.AssignTarget) or (isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is name):
+        return True
+    return isinstance(parent, (cst.For, cst.CompFor)) and parent.target is name
+
+
+def _simple(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def _vectorize_loop(analyzer: "FileAnalyzer", loop: cst.For) -> Edit | None:
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+        return None
+    rng = range_info(loop.iter)
+    if rng is None or rng.start != 0:
+        return None
+    xp = C.array_namespace_alias(analyzer, loop)
+    if xp is None or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    plan = _Plan(analyzer, loop, rng, xp)
+    if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
+        return None
+    body = list(loop.body.body)
+    guard: cst.BaseExpression | None = None
+    if len(body) == 1 and isinstance(body[0], cst.If):
+        branch = body[0]
+        if branch.orelse is not None or not isinstance(branch.body, cst.IndentedBlock) or len(branch.body.body) != 1:
+            return None
+        if not _boolean(branch.test) or not plan.elementwise(branch.test):
+            return None
+        inner = _writes(branch.body.body) or []
+        code = analyzer.module.code_for_node
+        written = {code(_bare(_target(s).value)) for s in inner if isinstance(_target(s), cst.Subscript)}  # type: ignore[union-attr]
+        read = {code(_bare(n.value)) for n in C.walk(branch.test) if isinstance(n, cst.Subscript)}
+        if written & read:
+            return None  # the mask would change while the loop runs
+        guard, body = branch.test, list(branch.body.body)
+    writes = _writes(body)
+    if writes is None or not writes:
+        return None
+    new: list[cst.BaseStatement] = []
+    for small in writes:
+        target = _target(small)
+        if not (isinstance(target, cst.Subscript) and plan.element_access(target)) or not plan.elementwise(small.value):
+            return None
+        if any(plan.element_access(n) and n is not target for n in C.walk(target)):
+            return None
+        lhs = plan.target(target.value)
+        value = plan.vectorized(small.value)
+        if guard is not None:
+            current = plan.block(target.value)
+            if isinstance(small, cst.AugAssign):
+                op = _BINARY[type(small.operator)]()
+                value = cst.BinaryOperation(left=current, operator=op, right=_paren(value))
+            value = cst.Call(
+                func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("where")),
+                args=[cst.Arg(_bare(plan.vectorized(guard))), cst.Arg(_bare(value)), cst.Arg(current)],
+            )
+            statement: cst.BaseSmallStatement = cst.Assign(targets=[cst.AssignTarget(lhs)], value=value)
+        elif isinstance(small, cst.AugAssign):
+            statement = small.with_changes(target=lhs, value=value)
+        else:
+            statement = small.with_changes(targets=[cst.AssignTarget(lhs)], value=value)
+        new.append(cst.SimpleStatementLine(body=[statement]))
+    return C.replace_statements(analyzer, loop, loop, new)
+
+
+_BINARY = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power, cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+}
+
+
+def _target(small: cst.Assign | cst.AugAssign) -> cst.BaseExpression:
+    return small.targets[0].target if isinstance(small, cst.Assign) else small.target
+
+
+def _writes(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> list[cst.Assign | cst.AugAssign] | None:
+    out: list[cst.Assign | cst.AugAssign] = []
+    for stmt in body:
+        small = _simple(stmt)
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            out.append(small)
+        elif isinstance(small, cst.AugAssign) and type(small.operator) in _BINARY:
+            out.append(small)
+        else:
+            return None
+    return out
+
+
+def _index_unused_after(analyzer: "FileAnalyzer", loop: cst.For) -> bool:
+    """Python leaves the loop variable bound after the loop; the vector form does not."""
+    scope = analyzer.scopes.get(loop.target)
+    if scope is None:
+        return False
+    for assignment in scope.assignments[loop.target.value]:  # type: ignore[union-attr]
+        if not isinstance(assignment, Assignment):
+            return False
+        for access in assignment.references:
+            if not any(p is loop for p in C.ancestors(analyzer, access.node)):
+                return False
+    return True
