@@ -64,6 +64,7 @@ class ScalarlintLanguageServer(LanguageServer):
         self._generation: dict[str, int] = {}
         self._checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scalarlint-check")
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._config_problems: set[str] = set()  # reported once each, not on every keystroke
 
     # -- messages to the client ---------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
@@ -113,7 +114,10 @@ class ScalarlintLanguageServer(LanguageServer):
         try:
             config = load_config(start)
         except ConfigError as exc:
-            self.log(f"scalarlint: bad configuration for {path or start}: {exc}; using the defaults", types.MessageType.Error)
+            problem = f"scalarlint: bad configuration for {path or start}: {exc}; using the defaults"
+            if problem not in self._config_problems:
+                self._config_problems.add(problem)
+                self.log(problem, types.MessageType.Error)
             config = Config(root=str(start))
         if self.overrides:
             config = config_from_table(self.overrides, config.root, base=config)

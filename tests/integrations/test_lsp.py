@@ -438,6 +438,18 @@ async def test_bad_initialization_options_are_reported(bare_client: LanguageClie
 
 
 @pytest.mark.asyncio
+async def test_bad_pyproject_is_reported_once_and_defaults_apply(bare_client: LanguageClient, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.scalarlint]\nselect = ["SL999"]\n')
+    await _start(bare_client, [tmp_path])
+    uri = open_doc(bare_client, tmp_path / "rule.py", LOOP_RULE)
+    assert {d.code for d in await diagnostics_for(bare_client, uri, 1)} == {"SL101", "SL102"}
+    replace_doc(bare_client, uri, LOOP_RULE + "\n", 2)
+    await diagnostics_for(bare_client, uri, 2)
+    errors = [m for m in bare_client.log_messages if "SL999" in m.message]
+    assert len(errors) == 1 and errors[0].type == types.MessageType.Error
+
+
+@pytest.mark.asyncio
 async def test_close_clears_and_shutdown_is_clean(bare_client: LanguageClient, tmp_path: Path) -> None:
     await _start(bare_client, [tmp_path], caps="neovim")
     uri = open_doc(bare_client, tmp_path / "rule.py", LOOP_RULE)
