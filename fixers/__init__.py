@@ -23,11 +23,18 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from scalarlint.diagnostics import Fix
 
-from . import allow_scalar_block, array_reduction, element_loop, slice_view, vectorized_search
+from . import (
+    allow_scalar_block,
+    array_reduction,
+    element_loop,
+    slice_view,
+    vectorized_search,
+)
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -47,7 +54,7 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
 _log = logging.getLogger(__name__)
 
 
-def fixes_for(finding: "Finding", analyzer: "FileAnalyzer") -> tuple[Fix, ...]:
+def fixes_for(finding: Finding, analyzer: FileAnalyzer) -> tuple[Fix, ...]:
     """Every fix the fixers offer for ``finding``, safe ones first."""
     out: list[Fix] = []
     for codes, fixer in FIXERS:

@@ -11,12 +11,18 @@ indentation of a nested block only as part of its parent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.metadata import Assignment, ClassScope, GlobalScope, Scope
 
-from scalarlint.analysis.inference import NAMESPACE_FACTORIES, call_name, is_range_name, positional
+from scalarlint.analysis.inference import (
+    NAMESPACE_FACTORIES,
+    call_name,
+    is_range_name,
+    positional,
+)
 from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Edit, Location
 
@@ -53,13 +59,13 @@ MODULE_IMPORTS = frozenset(
 
 
 # -- positions and edits ------------------------------------------------------------------
-def span(analyzer: "FileAnalyzer", node: cst.CSTNode) -> tuple[Location, Location]:
+def span(analyzer: FileAnalyzer, node: cst.CSTNode) -> tuple[Location, Location]:
     """The 1-based (row, column) span of ``node``'s own text (parentheses excluded)."""
     rng = analyzer.positions[node]
     return Location(rng.start.line, rng.start.column + 1), Location(rng.end.line, rng.end.column + 1)
 
 
-def replace_expression(analyzer: "FileAnalyzer", old: cst.BaseExpression, new: cst.BaseExpression, parens: bool = False) -> Edit:
+def replace_expression(analyzer: FileAnalyzer, old: cst.BaseExpression, new: cst.BaseExpression, parens: bool = False) -> Edit:
     """Replace an expression by another. The span of ``old`` excludes its own parentheses,
     so ``new`` is printed without its own; ``parens`` adds a pair when the new expression
     binds more loosely than the one it replaces."""
@@ -71,7 +77,7 @@ def replace_expression(analyzer: "FileAnalyzer", old: cst.BaseExpression, new: c
     return Edit(text, start, end)
 
 
-def needs_parens(analyzer: "FileAnalyzer", node: cst.CSTNode) -> bool:
+def needs_parens(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     """Whether a binary operation put in place of ``node`` needs parentheses there."""
     parent = analyzer.parents.get(node)
     loose = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Index, cst.Element,
@@ -79,23 +85,23 @@ def needs_parens(analyzer: "FileAnalyzer", node: cst.CSTNode) -> bool:
     return not isinstance(parent, loose)
 
 
-def line_text(analyzer: "FileAnalyzer", row: int) -> str:
+def line_text(analyzer: FileAnalyzer, row: int) -> str:
     lines = analyzer.source.text.splitlines(keepends=True)
     return lines[row - 1] if 0 < row <= len(lines) else ""
 
 
-def indentation(analyzer: "FileAnalyzer", stmt: cst.CSTNode) -> str | None:
+def indentation(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> str | None:
     """The whitespace before ``stmt`` on its first line, or None if code precedes it."""
     rng = analyzer.positions[stmt]
     prefix = line_text(analyzer, rng.start.line)[: rng.start.column]
     return prefix if prefix.strip() == "" else None
 
 
-def newline(analyzer: "FileAnalyzer") -> str:
+def newline(analyzer: FileAnalyzer) -> str:
     return analyzer.source.newline
 
 
-def render_statements(analyzer: "FileAnalyzer", statements: Sequence[cst.BaseStatement], indent: str) -> str:
+def render_statements(analyzer: FileAnalyzer, statements: Sequence[cst.BaseStatement], indent: str) -> str:
     """Text of ``statements`` as they would appear in a block indented by ``indent``.
 
     The first statement's indentation is left out (the edit starts after it); the text ends
@@ -115,7 +121,7 @@ def render_statements(analyzer: "FileAnalyzer", statements: Sequence[cst.BaseSta
 
 
 def replace_statements(
-    analyzer: "FileAnalyzer", first: cst.BaseStatement, last: cst.BaseStatement, new: Sequence[cst.BaseStatement]
+    analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement, new: Sequence[cst.BaseStatement]
 ) -> Edit | None:
     """Replace the statements from ``first`` to ``last`` (siblings in one block, ``last``
     ending on its own line) with ``new``; comments above ``first`` stay where they are."""
@@ -132,34 +138,34 @@ def replace_statements(
     return Edit(text, start, end)
 
 
-def insert_line_edit(analyzer: "FileAnalyzer", row: int, line: str) -> Edit:
+def insert_line_edit(analyzer: FileAnalyzer, row: int, line: str) -> Edit:
     loc = Location(row, 1)
     return Edit(line + newline(analyzer), loc, loc)
 
 
 # -- tree navigation -----------------------------------------------------------------------
-def ancestors(analyzer: "FileAnalyzer", node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def ancestors(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     parent = analyzer.parents.get(node)
     while parent is not None:
         yield parent
         parent = analyzer.parents.get(parent)
 
 
-def enclosing_function(analyzer: "FileAnalyzer", node: cst.CSTNode) -> cst.CSTNode | None:
+def enclosing_function(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.CSTNode | None:
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.FunctionDef, cst.Lambda)):
             return parent
     return None
 
 
-def enclosing_statement(analyzer: "FileAnalyzer", node: cst.CSTNode) -> cst.BaseStatement | None:
+def enclosing_statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.BaseStatement | None:
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             return parent  # type: ignore[return-value]
     return None
 
 
-def block_siblings(analyzer: "FileAnalyzer", stmt: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
+def block_siblings(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
     parent = analyzer.parents.get(stmt)
     if isinstance(parent, (cst.IndentedBlock, cst.Module)):
         return parent.body
@@ -179,7 +185,7 @@ def names_in(node: cst.CSTNode) -> set[str]:
 
 
 # -- scopes --------------------------------------------------------------------------------
-def scope_chain(analyzer: "FileAnalyzer", node: cst.CSTNode) -> Iterator[Scope]:
+def scope_chain(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[Scope]:
     scope = analyzer.scopes.get(node)
     while scope is not None:
         if not isinstance(scope, ClassScope):
@@ -189,7 +195,7 @@ def scope_chain(analyzer: "FileAnalyzer", node: cst.CSTNode) -> Iterator[Scope]:
         scope = scope.parent
 
 
-def assignments_of(analyzer: "FileAnalyzer", name: cst.Name) -> list[Assignment] | None:
+def assignments_of(analyzer: FileAnalyzer, name: cst.Name) -> list[Assignment] | None:
     """The assignments that can reach a use of ``name``; None when something is not plain
     (builtins, imports seen through ``*``)."""
     scope = analyzer.scopes.get(name)
@@ -208,7 +214,7 @@ def assignments_of(analyzer: "FileAnalyzer", name: cst.Name) -> list[Assignment]
     return refs  # type: ignore[return-value]
 
 
-def binding_value(analyzer: "FileAnalyzer", target: cst.CSTNode) -> cst.BaseExpression | None:
+def binding_value(analyzer: FileAnalyzer, target: cst.CSTNode) -> cst.BaseExpression | None:
     """For the ``Name`` of ``name = value``: ``value``; None for any other binding."""
     parent = analyzer.parents.get(target)
     if isinstance(parent, cst.AssignTarget):
@@ -242,7 +248,7 @@ def _imports_array_module(node: cst.CSTNode, bound: str) -> bool:
     return False
 
 
-def _is_namespace_binding(analyzer: "FileAnalyzer", assignment: Assignment) -> tuple[bool, int]:
+def _is_namespace_binding(analyzer: FileAnalyzer, assignment: Assignment) -> tuple[bool, int]:
     """(binds an array namespace, preference: 0 = ``array_namespace(...)``, 1 = module import)."""
     node = assignment.node
     if isinstance(node, (cst.Import, cst.ImportFrom)):
@@ -256,7 +262,7 @@ def _is_namespace_binding(analyzer: "FileAnalyzer", assignment: Assignment) -> t
     return False, 9
 
 
-def array_namespace_alias(analyzer: "FileAnalyzer", node: cst.CSTNode) -> str | None:
+def array_namespace_alias(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | None:
     """The name of the array module (or namespace) the code at ``node`` already uses.
 
     Looked up through the scopes around ``node``: a name bound by ``xp = array_namespace(...)``
@@ -286,7 +292,7 @@ def array_namespace_alias(analyzer: "FileAnalyzer", node: cst.CSTNode) -> str | 
     return best[2] if best else None
 
 
-def _only_namespace(analyzer: "FileAnalyzer", node: cst.CSTNode, name: str) -> bool:
+def _only_namespace(analyzer: FileAnalyzer, node: cst.CSTNode, name: str) -> bool:
     scope = analyzer.scopes.get(node)
     if scope is None or name not in scope:
         return False
@@ -294,19 +300,19 @@ def _only_namespace(analyzer: "FileAnalyzer", node: cst.CSTNode, name: str) -> b
     return bool(found) and all(isinstance(a, Assignment) and _is_namespace_binding(analyzer, a)[0] for a in found)
 
 
-def name_is_free(analyzer: "FileAnalyzer", node: cst.CSTNode, name: str) -> bool:
+def name_is_free(analyzer: FileAnalyzer, node: cst.CSTNode, name: str) -> bool:
     scope = analyzer.scopes.get(node)
     return scope is None or name not in scope
 
 
 # -- expressions -----------------------------------------------------------------------------
-def module_function(analyzer: "FileAnalyzer", call: cst.Call) -> str | None:
+def module_function(analyzer: FileAnalyzer, call: cst.Call) -> str | None:
     """``xp.sign(...)`` -> "sign" when ``xp`` is an array module; else None."""
     func = analyzer.context.inference.module_call(call)
     return func.rsplit(".", 1)[-1] if func is not None and "." not in func else None
 
 
-def is_elementwise_call(analyzer: "FileAnalyzer", call: cst.Call) -> bool:
+def is_elementwise_call(analyzer: FileAnalyzer, call: cst.Call) -> bool:
     if any(a.star for a in call.args):
         return False
     name = module_function(analyzer, call)
@@ -315,7 +321,7 @@ def is_elementwise_call(analyzer: "FileAnalyzer", call: cst.Call) -> bool:
     return call_name(call.func) == ["abs"] and len(call.args) == 1
 
 
-def is_full_reduction(analyzer: "FileAnalyzer", call: cst.Call) -> bool:
+def is_full_reduction(analyzer: FileAnalyzer, call: cst.Call) -> bool:
     name = module_function(analyzer, call)
     return name in FULL_REDUCTIONS and len(positional(call)) == 1 and not any(a.keyword for a in call.args)
 
@@ -324,7 +330,7 @@ ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, 
               cst.BitAnd, cst.BitOr, cst.BitXor)
 
 
-def elementwise_parent(analyzer: "FileAnalyzer", child: cst.CSTNode, parent: cst.CSTNode) -> bool:
+def elementwise_parent(analyzer: FileAnalyzer, child: cst.CSTNode, parent: cst.CSTNode) -> bool:
     """Whether ``parent`` combines ``child`` element by element (so a size-1 view of the child
     gives a size-1 view of the parent with the same values)."""
     if isinstance(parent, cst.BinaryOperation):
@@ -345,7 +351,7 @@ def elementwise_parent(analyzer: "FileAnalyzer", child: cst.CSTNode, parent: cst
     return False
 
 
-def is_host_int(analyzer: "FileAnalyzer", expr: cst.BaseExpression) -> bool:
+def is_host_int(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
     return analyzer.context.inference.kind(expr).tag is Tag.HOST_INT
 
 
@@ -364,7 +370,7 @@ def integer_value(expr: cst.BaseExpression) -> int | None:
     return None
 
 
-def _is_size(analyzer: "FileAnalyzer", expr: cst.BaseExpression) -> bool:
+def _is_size(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
     """``len(a)``, ``a.shape[k]``, ``a.size``: a size, never negative."""
     if isinstance(expr, cst.Call) and call_name(expr.func) == ["len"]:
         return True
@@ -375,7 +381,7 @@ def _is_size(analyzer: "FileAnalyzer", expr: cst.BaseExpression) -> bool:
     return False
 
 
-def known_nonnegative(analyzer: "FileAnalyzer", expr: cst.BaseExpression, depth: int = 0) -> bool:
+def known_nonnegative(analyzer: FileAnalyzer, expr: cst.BaseExpression, depth: int = 0) -> bool:
     """Whether a host integer index is certainly ``>= 0`` whenever the indexing succeeds.
 
     Literals, sizes (``len``, ``.shape[k]``, ``.size``), sums and products of those, loop
@@ -408,7 +414,7 @@ def known_nonnegative(analyzer: "FileAnalyzer", expr: cst.BaseExpression, depth:
     return False
 
 
-def _is_size_like(analyzer: "FileAnalyzer", expr: cst.BaseExpression, depth: int) -> bool:
+def _is_size_like(analyzer: FileAnalyzer, expr: cst.BaseExpression, depth: int) -> bool:
     if _is_size(analyzer, expr):
         return True
     if isinstance(expr, cst.Name) and depth <= 8:
@@ -423,7 +429,7 @@ def _is_size_like(analyzer: "FileAnalyzer", expr: cst.BaseExpression, depth: int
     return False
 
 
-def _assignment_nonnegative(analyzer: "FileAnalyzer", assignment: Assignment, depth: int) -> bool:
+def _assignment_nonnegative(analyzer: FileAnalyzer, assignment: Assignment, depth: int) -> bool:
     target = assignment.node
     if not isinstance(target, cst.Name):
         return False
@@ -438,7 +444,7 @@ def _assignment_nonnegative(analyzer: "FileAnalyzer", assignment: Assignment, de
     return False
 
 
-def range_is_nonnegative(analyzer: "FileAnalyzer", iterable: cst.BaseExpression, depth: int = 0) -> bool:
+def range_is_nonnegative(analyzer: FileAnalyzer, iterable: cst.BaseExpression, depth: int = 0) -> bool:
     if isinstance(iterable, cst.Call) and call_name(iterable.func) == ["reversed"] and positional(iterable):
         iterable = positional(iterable)[0]
     if not (isinstance(iterable, cst.Call) and is_range_name(call_name(iterable.func))):
@@ -454,7 +460,7 @@ def range_is_nonnegative(analyzer: "FileAnalyzer", iterable: cst.BaseExpression,
     return False
 
 
-def assigned_in_loop(analyzer: "FileAnalyzer", name: cst.Name) -> bool:
+def assigned_in_loop(analyzer: FileAnalyzer, name: cst.Name) -> bool:
     """Whether some assignment reaching ``name`` happens inside a loop body (not as the
     loop's own target): the value is the result of a search or an accumulation."""
     assignments = assignments_of(analyzer, name)
@@ -492,7 +498,7 @@ def index_values(node: cst.Subscript) -> list[cst.BaseExpression] | None:
     return values
 
 
-def deferred_to_search(analyzer: "FileAnalyzer", node: cst.Subscript) -> bool:
+def deferred_to_search(analyzer: FileAnalyzer, node: cst.Subscript) -> bool:
     """An element access whose index comes out of a search or accumulation loop.
 
     The search fixer turns such an index into a 0-d device array, after which the access is a

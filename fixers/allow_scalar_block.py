@@ -50,7 +50,7 @@ CODES = frozenset({"SL101", "SL102", "SL105"})
 NAME = "allow_scalar"
 
 
-def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if analyzer.context.in_data_loop(node):
         return []
@@ -74,7 +74,7 @@ def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
     return [Fix(Applicability.UNSAFE, f"Wrap the statement in `with {name}():` (declares this single access)", edits)]
 
 
-def _statement(analyzer: "FileAnalyzer", node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+def _statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
     for parent in C.ancestors(analyzer, node):
         if isinstance(parent, (cst.Lambda, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef)):
             return None
@@ -85,7 +85,7 @@ def _statement(analyzer: "FileAnalyzer", node: cst.CSTNode) -> cst.SimpleStateme
     return None
 
 
-def _allow_name(analyzer: "FileAnalyzer", stmt: cst.CSTNode) -> tuple[str | None, Edit | None]:
+def _allow_name(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> tuple[str | None, Edit | None]:
     """The local name of ``allow_scalar`` and the import edit that provides it, if needed."""
     module_path = analyzer.config.allow_scalar_import
     for top in analyzer.module.body:
@@ -124,7 +124,7 @@ def analyzer_dotted(node: cst.BaseExpression) -> str:
     return ".".join(reversed(parts))
 
 
-def _binding_is_import(analyzer: "FileAnalyzer", stmt: cst.CSTNode, local: str) -> bool:
+def _binding_is_import(analyzer: FileAnalyzer, stmt: cst.CSTNode, local: str) -> bool:
     scope = analyzer.scopes.get(stmt)
     if scope is None:
         return False
@@ -132,7 +132,7 @@ def _binding_is_import(analyzer: "FileAnalyzer", stmt: cst.CSTNode, local: str) 
     return bool(found) and all(isinstance(a, Assignment) and isinstance(a.node, cst.ImportFrom) for a in found)
 
 
-def import_row(analyzer: "FileAnalyzer") -> int:
+def import_row(analyzer: FileAnalyzer) -> int:
     """Row where a new import goes: after the docstring and ``__future__`` imports, else
     before the first statement (below any shebang, encoding cookie or header comments)."""
     body = analyzer.module.body

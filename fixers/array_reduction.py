@@ -47,7 +47,7 @@ CODES = frozenset({"SL104"})
 REDUCTIONS = frozenset({"sum", "max", "min", "any", "all"})
 
 
-def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if isinstance(node, cst.Call) and finding.data.get("builtin") in REDUCTIONS:
         call, array, vectorized = node, positional(node)[0] if positional(node) else None, None
@@ -90,7 +90,7 @@ def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
     return [Fix(applicability, f"Use the array module's reduction `{rendered}`", (edit,))]
 
 
-def _generator_call(analyzer: "FileAnalyzer", node: cst.CSTNode) -> tuple[cst.Call, cst.BaseExpression, cst.BaseExpression] | None:
+def _generator_call(analyzer: FileAnalyzer, node: cst.CSTNode) -> tuple[cst.Call, cst.BaseExpression, cst.BaseExpression] | None:
     """``sum(f(v) for v in a)``: the call, ``a`` and the vectorized ``f(a)``."""
     comp = analyzer.parents.get(node)
     if not isinstance(comp, cst.CompFor) or comp.iter is not node or comp.ifs or comp.inner_for_in is not None:

@@ -58,7 +58,7 @@ CODES = frozenset({"SL101", "SL102"})
 MESSAGE = "Vectorize the element loop into whole-array statements"
 
 
-def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     ctx = analyzer.context
     loops = ctx.enclosing_loops(finding.node)
     if not loops or not isinstance(loops[0], cst.For) or not ctx.is_data_loop(loops[0]):
@@ -70,7 +70,7 @@ def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
 
 
 class _Plan:
-    def __init__(self, analyzer: "FileAnalyzer", loop: cst.For, rng: RangeInfo, xp: str) -> None:
+    def __init__(self, analyzer: FileAnalyzer, loop: cst.For, rng: RangeInfo, xp: str) -> None:
         self.analyzer = analyzer
         self.loop = loop
         self.rng = rng
@@ -215,7 +215,7 @@ def _boolean(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not) and _boolean(expr.expression)
 
 
-def _is_target(analyzer: "FileAnalyzer", name: cst.Name) -> bool:
+def _is_target(analyzer: FileAnalyzer, name: cst.Name) -> bool:
     parent = analyzer.parents.get(name)
     if isinstance(parent, cst.AssignTarget) or (isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is name):
         return True
@@ -228,7 +228,7 @@ def _simple(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
     return None
 
 
-def _vectorize_loop(analyzer: "FileAnalyzer", loop: cst.For) -> Edit | None:
+def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
     rng = range_info(loop.iter)
@@ -300,16 +300,14 @@ def _writes(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> li
     out: list[cst.Assign | cst.AugAssign] = []
     for stmt in body:
         small = _simple(stmt)
-        if isinstance(small, cst.Assign) and len(small.targets) == 1:
-            out.append(small)
-        elif isinstance(small, cst.AugAssign) and type(small.operator) in _BINARY:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 or isinstance(small, cst.AugAssign) and type(small.operator) in _BINARY:
             out.append(small)
         else:
             return None
     return out
 
 
-def _index_unused_after(analyzer: "FileAnalyzer", loop: cst.For) -> bool:
+def _index_unused_after(analyzer: FileAnalyzer, loop: cst.For) -> bool:
     """Python leaves the loop variable bound after the loop; the vector form does not."""
     scope = analyzer.scopes.get(loop.target)
     if scope is None:

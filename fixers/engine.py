@@ -24,9 +24,9 @@ import os
 import stat
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import libcst as cst
 
@@ -34,7 +34,15 @@ from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project, module_name_for
 from scalarlint.analysis.sources import SourceFile, decode_source
 from scalarlint.config import Config
-from scalarlint.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, apply_edits, offset_of
+from scalarlint.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    FileError,
+    Fix,
+    apply_edits,
+    offset_of,
+)
 from scalarlint.files import discover
 
 MAX_ROUNDS = 10

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 CODES = frozenset({"SL101", "SL102"})
 
 
-def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if not isinstance(node, cst.Subscript):
         return []
@@ -73,7 +73,7 @@ def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
     return [Fix(applicability, "Use size-1 slice views (no scalar leaves the device)", tuple(edits))]
 
 
-def _write_target_of_read(analyzer: "FileAnalyzer", read: cst.Subscript) -> cst.Subscript | None:
+def _write_target_of_read(analyzer: FileAnalyzer, read: cst.Subscript) -> cst.Subscript | None:
     """The element write a read flows into through elementwise operations, if any."""
     child: cst.CSTNode = read
     for parent in C.ancestors(analyzer, read):
@@ -93,7 +93,7 @@ def _write_target_of_read(analyzer: "FileAnalyzer", read: cst.Subscript) -> cst.
     return None
 
 
-def _statement_value(analyzer: "FileAnalyzer", target: cst.Subscript) -> cst.BaseExpression | None:
+def _statement_value(analyzer: FileAnalyzer, target: cst.Subscript) -> cst.BaseExpression | None:
     parent = analyzer.parents.get(target)
     if isinstance(parent, cst.AssignTarget):
         assign = analyzer.parents.get(parent)
@@ -105,7 +105,7 @@ def _statement_value(analyzer: "FileAnalyzer", target: cst.Subscript) -> cst.Bas
     return None
 
 
-def size1_slice(analyzer: "FileAnalyzer", index: cst.BaseExpression) -> cst.Slice | None:
+def size1_slice(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Slice | None:
     """``k`` -> ``k:k + 1`` for a host integer index that is safe to slice, else None."""
     literal = C.integer_value(index)
     if literal is not None:
@@ -133,7 +133,7 @@ def _negative(value: int) -> cst.BaseExpression:
     return cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(-value)))
 
 
-def sliced(analyzer: "FileAnalyzer", node: cst.Subscript) -> cst.Subscript | None:
+def sliced(analyzer: FileAnalyzer, node: cst.Subscript) -> cst.Subscript | None:
     values = C.index_values(node)
     if values is None:
         return None
@@ -146,7 +146,7 @@ def sliced(analyzer: "FileAnalyzer", node: cst.Subscript) -> cst.Subscript | Non
     return node.with_changes(slice=elements)
 
 
-def _plan(analyzer: "FileAnalyzer", target: cst.Subscript) -> tuple[list[Edit], bool] | None:
+def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bool] | None:
     inference = analyzer.context.inference
     if not inference.selects_element(target) or C.deferred_to_search(analyzer, target):
         return None
@@ -176,7 +176,7 @@ def _plan(analyzer: "FileAnalyzer", target: cst.Subscript) -> tuple[list[Edit], 
     return edits, safe
 
 
-def _flows_into(analyzer: "FileAnalyzer", read: cst.CSTNode, value: cst.BaseExpression) -> bool:
+def _flows_into(analyzer: FileAnalyzer, read: cst.CSTNode, value: cst.BaseExpression) -> bool:
     child = read
     while child is not value:
         parent = analyzer.parents.get(child)
@@ -186,7 +186,7 @@ def _flows_into(analyzer: "FileAnalyzer", read: cst.CSTNode, value: cst.BaseExpr
     return True
 
 
-def _leaves_are_scalars(analyzer: "FileAnalyzer", value: cst.BaseExpression, sliced_reads: set[int]) -> bool:
+def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, sliced_reads: set[int]) -> bool:
     """Whether every operand of the value other than the sliced reads is a scalar or 0-d."""
     inference = analyzer.context.inference
     stack: list[cst.CSTNode] = [value]

@@ -76,7 +76,7 @@ MESSAGE = "Search on the device with `argmax` of a mask (differs when nothing ma
 DEVICE_INDEX_FUNCTIONS = C.ELEMENTWISE_FUNCTIONS | {"where"}
 
 
-def fixes(finding: "Finding", analyzer: "FileAnalyzer") -> list[Fix]:
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     xp = C.array_namespace_alias(analyzer, node)
     if xp is None:
@@ -178,7 +178,7 @@ def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _is_element_read(analyzer: "FileAnalyzer", node: cst.Subscript, index: str) -> bool:
+def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) -> bool:
     values = C.index_values(node)
     return (
         values is not None
@@ -189,7 +189,7 @@ def _is_element_read(analyzer: "FileAnalyzer", node: cst.Subscript, index: str) 
     )
 
 
-def _boolean_valued(analyzer: "FileAnalyzer", expr: cst.BaseExpression) -> bool:
+def _boolean_valued(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Comparison):
         return True
     if isinstance(expr, cst.BooleanOperation):
@@ -202,7 +202,7 @@ def _boolean_valued(analyzer: "FileAnalyzer", expr: cst.BaseExpression) -> bool:
 
 
 def vectorize_predicate(
-    analyzer: "FileAnalyzer", test: cst.BaseExpression, index: str, xp: str, forbidden: frozenset[str] = frozenset()
+    analyzer: FileAnalyzer, test: cst.BaseExpression, index: str, xp: str, forbidden: frozenset[str] = frozenset()
 ) -> tuple[cst.BaseExpression, list[cst.BaseExpression]] | None:
     """The mask of an elementwise predicate over ``a[index]`` reads, and the arrays read."""
     if not _boolean_valued(analyzer, test):
@@ -214,7 +214,7 @@ def vectorize_predicate(
     return mask, [r.value for r in reads]  # type: ignore[return-value]
 
 
-def _elementwise(analyzer: "FileAnalyzer", node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
+def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
     if isinstance(node, cst.Subscript):
         if _is_element_read(analyzer, node, index):
             if C.names_in(node.value) & (forbidden | {index}):
@@ -249,7 +249,7 @@ def _elementwise(analyzer: "FileAnalyzer", node: cst.CSTNode, index: str, forbid
     return False
 
 
-def _size_of(analyzer: "FileAnalyzer", n: cst.BaseExpression, depth: int = 0) -> str | None:
+def _size_of(analyzer: FileAnalyzer, n: cst.BaseExpression, depth: int = 0) -> str | None:
     """The code of the array whose length ``n`` is (``len(a)``, ``a.shape[0]``), if any."""
     code = analyzer.module.code_for_node
     if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(positional(n)) == 1:
@@ -267,13 +267,13 @@ def _size_of(analyzer: "FileAnalyzer", n: cst.BaseExpression, depth: int = 0) ->
     return None
 
 
-def _covers(analyzer: "FileAnalyzer", rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
+def _covers(analyzer: FileAnalyzer, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
     array = _size_of(analyzer, rng.stop)
     return array is not None and array in {analyzer.module.code_for_node(_strip(b)) for b in bases}
 
 
 # -- uses of the found index ---------------------------------------------------------------------
-def device_use_ok(analyzer: "FileAnalyzer", node: cst.CSTNode) -> bool:
+def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     """Whether a 0-d device index in place of ``node`` keeps working without a sync."""
     inference = analyzer.context.inference
     child = node
@@ -318,7 +318,7 @@ def device_use_ok(analyzer: "FileAnalyzer", node: cst.CSTNode) -> bool:
     return False
 
 
-def _name_uses_ok(analyzer: "FileAnalyzer", assignments: list[Assignment], after: cst.CSTNode) -> bool:
+def _name_uses_ok(analyzer: FileAnalyzer, assignments: list[Assignment], after: cst.CSTNode) -> bool:
     start = analyzer.positions[after].start.line
     for assignment in assignments:
         for access in assignment.references:
@@ -332,7 +332,7 @@ def _name_uses_ok(analyzer: "FileAnalyzer", assignments: list[Assignment], after
     return True
 
 
-def _bound_name_ok(analyzer: "FileAnalyzer", expr: cst.CSTNode) -> bool:
+def _bound_name_ok(analyzer: FileAnalyzer, expr: cst.CSTNode) -> bool:
     """For a search expression: its value is used only in device-friendly ways."""
     parent = analyzer.parents.get(expr)
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
@@ -348,7 +348,7 @@ def _bound_name_ok(analyzer: "FileAnalyzer", expr: cst.CSTNode) -> bool:
 
 
 # -- for loops -------------------------------------------------------------------------------------
-def _for_loop(analyzer: "FileAnalyzer", loop: cst.For, xp: str) -> list[Edit] | None:
+def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str) -> list[Edit] | None:
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
     rng = range_info(loop.iter)
@@ -400,7 +400,7 @@ def _stored_index(branch: cst.If, index: str) -> tuple[str, bool] | None:
 
 
 def _running_extremum(
-    analyzer: "FileAnalyzer", loop: cst.For, branch: cst.If, index: str, name: str, rng: RangeInfo, leaves: bool, xp: str
+    analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, index: str, name: str, rng: RangeInfo, leaves: bool, xp: str
 ) -> cst.BaseExpression | None:
     """``best = 0; for k in range(1, n): if f(x[k]) > f(x[best]): best = k`` -> argmax."""
     test = branch.test
@@ -445,7 +445,7 @@ class _Rename(cst.CSTTransformer):
         return updated.with_changes(value=self.new) if updated.value == self.old else updated
 
 
-def _init_statement(analyzer: "FileAnalyzer", loop: cst.For, name: str) -> tuple[cst.SimpleStatementLine, cst.BaseExpression] | None:
+def _init_statement(analyzer: FileAnalyzer, loop: cst.For, name: str) -> tuple[cst.SimpleStatementLine, cst.BaseExpression] | None:
     """The statement just before ``loop`` when it is ``name = <literal>``."""
     siblings = C.block_siblings(analyzer, loop)
     if siblings is None:
@@ -465,7 +465,7 @@ def _init_statement(analyzer: "FileAnalyzer", loop: cst.For, name: str) -> tuple
     return prev, value
 
 
-def _replace_loop(analyzer: "FileAnalyzer", loop: cst.For, branch: cst.If, name: str, found: cst.BaseExpression) -> list[Edit] | None:
+def _replace_loop(analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, name: str, found: cst.BaseExpression) -> list[Edit] | None:
     scope = analyzer.scopes.get(loop)
     if scope is None:
         return None
@@ -493,7 +493,7 @@ def _replace_loop(analyzer: "FileAnalyzer", loop: cst.For, branch: cst.If, name:
 
 # -- generators and comprehensions ----------------------------------------------------------------
 def _comprehension_mask(
-    analyzer: "FileAnalyzer", gen: cst.GeneratorExp | cst.ListComp, xp: str
+    analyzer: FileAnalyzer, gen: cst.GeneratorExp | cst.ListComp, xp: str
 ) -> tuple[cst.BaseExpression, RangeInfo] | None:
     comp = gen.for_in
     if comp.inner_for_in is not None or comp.asynchronous is not None or not comp.ifs:
@@ -519,7 +519,7 @@ def _comprehension_mask(
     return mask, rng
 
 
-def _search_call(analyzer: "FileAnalyzer", call: cst.Call, xp: str) -> list[Edit] | None:
+def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] | None:
     name = call_name(call.func)
     if name not in (["next"], ["max"], ["min"]) or not call.args or any(a.keyword or a.star for a in call.args):
         return None
@@ -546,7 +546,7 @@ def _search_call(analyzer: "FileAnalyzer", call: cst.Call, xp: str) -> list[Edit
     return [C.replace_expression(analyzer, call, found, parens=C.needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
 
 
-def _search_subscript(analyzer: "FileAnalyzer", node: cst.Subscript, xp: str) -> list[Edit] | None:
+def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> list[Edit] | None:
     values = C.index_values(node)
     if values is None or len(values) != 1 or C.integer_value(values[0]) not in (0, -1):
         return None
@@ -569,7 +569,7 @@ def _search_subscript(analyzer: "FileAnalyzer", node: cst.Subscript, xp: str) ->
     return [C.replace_expression(analyzer, node, found, parens=C.needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
 
 
-def _nonzero_mask(analyzer: "FileAnalyzer", value: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search."""
     inference = analyzer.context.inference
     tuple_form = False

@@ -5,11 +5,11 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from scalarlint.fixers.engine import FixOutcome, check_text, fix_source
 
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.config import Config
 from scalarlint.diagnostics import Applicability, Diagnostic, Fix, apply_edits
-from scalarlint.fixers.engine import FixOutcome, check_text, fix_source
 
 
 @pytest.fixture(autouse=True)

@@ -45,8 +45,8 @@ def test_reductions(snip, expr: str, replacement: str, safe: bool) -> None:
     assert f"    out = {replacement}\n" in out
     x, A = np.array([0.5, -1.0, 2.0, 3.0]), np.arange(6.0)
     before, after = {}, {}
-    exec(compile(snip.source(text).text, "before", "exec"), before)  # noqa: S102 - test code
-    exec(compile(out, "after", "exec"), after)  # noqa: S102
+    exec(compile(snip.source(text).text, "before", "exec"), before)
+    exec(compile(out, "after", "exec"), after)
     np.testing.assert_allclose(after["rrule_r"](x, A), before["rrule_r"](x, A), rtol=1e-14)
 
 

@@ -43,7 +43,7 @@ def cli(*args: str, cwd: Path | None = None, stdin: str | None = None) -> subpro
     )
 
 
-def invoke(*args: str, stdin: str | None = None):  # noqa: ANN201
+def invoke(*args: str, stdin: str | None = None):
     return CliRunner().invoke(main, ["check", "--no-color", *args], input=stdin, catch_exceptions=False)
 
 
@@ -149,7 +149,7 @@ def test_file_changed_during_the_fix_is_an_error(project: Path, monkeypatch: pyt
     path = project / "pkg" / "rule.py"
     real = engine.fix_paths
 
-    def racing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - test double
+    def racing(*args, **kwargs):
         run = real(*args, **kwargs)
         path.write_text(RULE + "# edited meanwhile\n", encoding="utf-8")
         return run

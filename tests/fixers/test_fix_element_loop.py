@@ -22,9 +22,9 @@ def rule(*lines: str) -> str:
     return HEAD + "".join(f"    {line}\n" for line in lines) + "    return dx, g\n"
 
 
-def run(code: str, *args):  # noqa: ANN002, ANN201
+def run(code: str, *args):
     scope: dict = {}
-    exec(compile(code, "rule", "exec"), scope)  # noqa: S102 - test code
+    exec(compile(code, "rule", "exec"), scope)
     return scope["rrule_loop"](*args)
 
 

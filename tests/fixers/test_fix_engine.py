@@ -8,12 +8,19 @@ import stat
 from pathlib import Path
 
 import pytest
+from scalarlint.fixers import engine
 
-import scalarlint.fixers as fixers
+from scalarlint import fixers
 from scalarlint.analysis.sources import read_source
 from scalarlint.config import Config
-from scalarlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
-from scalarlint.fixers import engine
+from scalarlint.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    Fix,
+    Location,
+    Severity,
+)
 
 CORPUS = Path(__file__).with_name("corpus")
 CORPUS_FILES = sorted(CORPUS.glob("*.py"))
@@ -140,7 +147,7 @@ LOOPY = "import numpy as np\n\n\ndef rrule_s(x):\n    return x[len(x) - 1] * 2\n
 
 
 def test_a_fixer_that_never_converges_is_stopped(snip, monkeypatch: pytest.MonkeyPatch) -> None:
-    def restless(finding, analyzer):  # noqa: ANN001, ANN202 - test double
+    def restless(finding, analyzer):
         return [Fix(SAFE, "comment", (Edit("# again\n", Location(1, 1), Location(1, 1)),))]
 
     monkeypatch.setattr(fixers, "FIXERS", ((frozenset({"SL101"}), restless),))
@@ -151,7 +158,7 @@ def test_a_fixer_that_never_converges_is_stopped(snip, monkeypatch: pytest.Monke
 
 
 def test_a_fix_that_breaks_the_syntax_is_dropped(snip, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(finding, analyzer):  # noqa: ANN001, ANN202 - test double
+    def broken(finding, analyzer):
         start, end = Location(5, 12), Location(5, 26)
         return [Fix(SAFE, "broken", (Edit("x[(", start, end),))]
 

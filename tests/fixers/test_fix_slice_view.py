@@ -47,8 +47,8 @@ def test_literal_views_select_the_same_element(snip, k: int) -> None:
     outcome = snip.fixed(text, unsafe=False)
     assert outcome.applied and outcome.remaining == []
     before, after = {}, {}
-    exec(compile(snip.source(text).text, "before", "exec"), before)  # noqa: S102 - test code
-    exec(compile(outcome.text, "after", "exec"), after)  # noqa: S102
+    exec(compile(snip.source(text).text, "before", "exec"), before)
+    exec(compile(outcome.text, "after", "exec"), after)
     x, A = np.arange(1.0, 5.0), np.eye(2)
     np.testing.assert_array_equal(before["rrule_f"](x, A, 2.0), after["rrule_f"](x, A, 2.0))
 
@@ -127,9 +127,9 @@ def test_fixed_views_compute_the_same_numbers(snip) -> None:
     outcome = snip.fixed(text, unsafe=False)
     assert outcome.remaining == []
     run = {}
-    exec(compile(snip.source(text).text, "before", "exec"), run)  # noqa: S102 - test code
+    exec(compile(snip.source(text).text, "before", "exec"), run)
     after = {}
-    exec(compile(outcome.text, "after", "exec"), after)  # noqa: S102
+    exec(compile(outcome.text, "after", "exec"), after)
     x, A = np.array([1.0, -2.0, 3.0]), np.array([[1.0, 2.0], [3.0, 4.0]])
     for a, b in zip(run["rrule_f"](x, A, 0.5), after["rrule_f"](x, A, 0.5)):
         np.testing.assert_array_equal(a, b)

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load_validation():  # noqa: ANN202
+def _load_validation():
     name = "_scalarlint_fix_validation"
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "fix_validation.py")
@@ -28,7 +28,7 @@ fv = _load_validation()
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+def results(tmp_path_factory: pytest.TempPathFactory):
     fixed = tmp_path_factory.mktemp("fixval") / "corpus"
     proc = fv.fix_corpus(fixed)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
@@ -41,13 +41,13 @@ def test_corpus_is_large_enough() -> None:
     assert len({c.name for c in fv.CASES}) == len(fv.CASES)
 
 
-def test_every_fixed_rule_agrees_with_the_reference(results) -> None:  # noqa: ANN001
+def test_every_fixed_rule_agrees_with_the_reference(results) -> None:
     bad = {r.case.name: r.failures for r in results if not r.agrees}
     assert bad == {}
     assert sum(r.agreed for r in results) == sum(r.trials for r in results)
 
 
-def test_rules_still_needing_scalar_access_are_the_documented_ones(results) -> None:  # noqa: ANN001
+def test_rules_still_needing_scalar_access_are_the_documented_ones(results) -> None:
     unclean = {r.case.name for r in results if not r.strict_clean}
     assert unclean == set(fv.UNFIXABLE)
     for r in results:
@@ -65,7 +65,7 @@ def _stable(line: str) -> str:
     return "|".join(cells)
 
 
-def test_committed_table_is_current(results) -> None:  # noqa: ANN001
+def test_committed_table_is_current(results) -> None:
     committed = (ROOT / "benchmarks" / "results" / "fix_validation.md").read_text(encoding="utf-8")
     committed_lines = {_stable(line) for line in committed.splitlines()}
     for line in fv.render_markdown(results).splitlines():

@@ -39,9 +39,9 @@ def rule(lines: list[str]) -> str:
     return HEAD + "".join(f"    {line}\n" for line in lines) + "    dx = xp.zeros_like(x)\n    dx[i] = x[i] * 2\n    return dx, i\n"
 
 
-def run(code: str, x: np.ndarray, y: float):  # noqa: ANN201
+def run(code: str, x: np.ndarray, y: float):
     scope: dict = {}
-    exec(compile(code, "rule", "exec"), scope)  # noqa: S102 - test code
+    exec(compile(code, "rule", "exec"), scope)
     return scope["rrule_search"](x, y)
 
 
