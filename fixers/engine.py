@@ -304,7 +304,11 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool) -> FixRun:
         if index is not None:
             indexes.append(index)
     run.files_checked = len(sources)
+    targets = Project(indexes).targets(scope_all=config.scope == "all")
     for source, mtime in sources:
+        if not targets.get(source.path):  # no rule reaches this file: nothing to check or fix
+            run.files.append(FileFix(source, FixOutcome(source.text, rounds=0), mtime))
+            continue
         outcome = fix_source(source, config, unsafe, indexes)
         if outcome.error is not None:
             run.errors.append(outcome.error)

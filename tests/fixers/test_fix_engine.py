@@ -225,3 +225,26 @@ def test_no_final_newline_is_kept(tmp_path: Path) -> None:
     fixed = _fix_file(path)
     assert engine.write_atomic(fixed) is None
     assert path.read_text(encoding="utf-8").endswith(FIXED_LINE)
+
+
+def test_helpers_reached_from_rules_in_other_modules_are_fixed(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "rules.py").write_text(
+        "from pkg.helpers import total\n\n\ndef rrule_total(x):\n    return total(x), lambda dy: (dy,)\n", encoding="utf-8"
+    )
+    helper = "import numpy as np\n\n\ndef total(x):\n    return sum(x.reshape(-1))\n"
+    (pkg / "helpers.py").write_text(helper, encoding="utf-8")
+    alone = engine.fix_source(read_source(pkg / "helpers.py"), Config(), False)
+    assert alone.original == [] and alone.text == helper  # on its own, a helper is not checked
+    run = engine.fix_paths([pkg], Config(), unsafe=False)
+    fixed = {Path(f.path).name: f for f in run.files}
+    assert fixed["helpers.py"].outcome.text == helper.replace("sum(x.reshape(-1))", "np.sum(x.reshape(-1))")
+    assert [d.rule for d in fixed["helpers.py"].outcome.original] == ["pkg.rules:rrule_total"]
+
+
+def test_editor_buffers_with_uri_paths(snip) -> None:
+    source = snip.source(LOOPY.replace("x[len(x) - 1] * 2", "sum(x.reshape(-1))"), path="file:///tmp/untitled-1")
+    outcome = engine.fix_source(source, Config(), False)
+    assert "np.sum(x.reshape(-1))" in outcome.text and outcome.remaining == []
