@@ -27,8 +27,10 @@ When it is offered
 Applicability
     Safe: every element computed is the same, only its container changes from a 0-d value to
     a size-1 view, and the write stores it in the same place. Unsafe when some operand of the
-    value is an array of known rank >= 1 that is not sliced, or an unknown call: its shape
-    broadcasts against ``(1,)`` differently than against ``()``, which needs a look.
+    value is not known to be a scalar, a 0-d value or an array parameter: an array of known
+    rank >= 1 that is not sliced, an unknown call, or a value of unknown kind. A vector
+    broadcasts against ``(1,)`` differently than against ``()``, and a Python sequence is
+    stored as one object in ``a[0] = seq`` of an object array but spread over ``a[0:1]``.
 
 Example
     ``dx[i] = xp.sign(x[i]) * dy`` (``i = x.shape[0] - 1``) becomes
@@ -194,11 +196,14 @@ def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, slice
         node = stack.pop()
         if id(node) in sliced_reads:
             continue
-        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)):
-            stack.extend(node.children)
+        if isinstance(node, cst.BinaryOperation):
+            stack.extend((node.left, node.right))
             continue
-        if isinstance(node, cst.ComparisonTarget):
-            stack.append(node.comparator)
+        if isinstance(node, cst.UnaryOperation):
+            stack.append(node.expression)
+            continue
+        if isinstance(node, cst.Comparison):
+            stack.extend([node.left, *(c.comparator for c in node.comparisons)])
             continue
         if isinstance(node, cst.Call):
             if C.is_full_reduction(analyzer, node):
@@ -207,10 +212,14 @@ def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, slice
                 stack.extend(a.value for a in node.args)
                 continue
             return False
-        if isinstance(node, cst.BaseExpression):
-            kind = inference.kind(node)
-            if kind.tag is Tag.ARRAY and not kind.doubt and kind.rank is not None and kind.rank >= 1:
-                return False
-            if kind.tag in (Tag.CONTAINER, Tag.SHAPE, Tag.ARRAY_SEQ):
-                return False
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+            continue
+        if not isinstance(node, cst.BaseExpression):
+            return False
+        kind = inference.kind(node)
+        if kind.tag in (Tag.HOST_INT, Tag.HOST_SCALAR, Tag.DEVICE_SCALAR):
+            continue
+        if kind.tag is Tag.ARRAY and (kind.rank is None or kind.rank == 0 or kind.doubt):
+            continue  # an array parameter or a value of unknown rank: the usual size-1 cotangent
+        return False  # a vector, a Python container or something unknown: look before changing
     return True

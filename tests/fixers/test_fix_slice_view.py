@@ -138,3 +138,10 @@ def test_fixed_views_compute_the_same_numbers(snip) -> None:
 
     for a, b in zip(run["rrule_f"](x, A, 0.5), after["rrule_f"](strict(x), strict(A), 0.5)):
         np.testing.assert_array_equal(a, to_host(b))
+
+
+def test_value_of_unknown_kind_makes_the_view_unsafe(snip) -> None:
+    # an object array stores a list as one element in a[0] = seq but spreads it over a[0:1]
+    text = body("obj = make()", "dv = xp.zeros_like(v)", "dv[0] = obj", "dv[1] = 2.0 * dy")
+    views = {d.location.row: f.applicability for d, f in snip.fixes_of(text, "SL102") if "slice" in f.message}
+    assert sorted(views.values()) == [snip.SAFE, snip.UNSAFE]
