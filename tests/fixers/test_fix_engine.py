@@ -248,3 +248,20 @@ def test_editor_buffers_with_uri_paths(snip) -> None:
     source = snip.source(LOOPY.replace("x[len(x) - 1] * 2", "sum(x.reshape(-1))"), path="file:///tmp/untitled-1")
     outcome = engine.fix_source(source, Config(), False)
     assert "np.sum(x.reshape(-1))" in outcome.text and outcome.remaining == []
+
+
+def test_write_goes_through_a_temporary_file_in_the_same_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "rule.py"
+    path.write_text("from array_api_compat import array_namespace\n" + RULE, encoding="utf-8")
+    fixed = _fix_file(path)
+    calls: list[tuple[str, str]] = []
+    real_replace = os.replace
+
+    def spy(src, dst):  # noqa: ANN001, ANN202 - test double
+        calls.append((str(src), str(dst)))
+        assert Path(src).read_text(encoding="utf-8") == fixed.outcome.text  # complete before the swap
+        real_replace(src, dst)
+
+    monkeypatch.setattr(engine.os, "replace", spy)
+    assert engine.write_atomic(fixed) is None
+    assert len(calls) == 1 and Path(calls[0][0]).parent == tmp_path and calls[0][1] == str(path)
