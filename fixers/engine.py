@@ -31,9 +31,10 @@ from pathlib import Path
 import libcst as cst
 
 from scalarlint.analysis.index import ModuleIndex
-from scalarlint.analysis.project import Project, module_name_for
+from scalarlint.analysis.project import Project
 from scalarlint.analysis.sources import SourceFile, decode_source
 from scalarlint.config import Config
+from scalarlint.engine import check_source, index_source
 from scalarlint.diagnostics import (
     Applicability,
     Diagnostic,
@@ -98,42 +99,9 @@ def visible_fixes(diagnostic: Diagnostic, unsafe: bool) -> Diagnostic:
 
 
 # -- one file ----------------------------------------------------------------------------------
-def _index(source: SourceFile, config: Config) -> ModuleIndex | FileError | None:
-    from scalarlint.analysis.index import build_index
-    from scalarlint.suppression import file_is_skipped
-
-    if file_is_skipped(source.text):
-        return None
-    try:
-        tree = ast.parse(source.text, filename=source.path)
-    except SyntaxError as exc:
-        return FileError(source.path, f"syntax error at {exc.lineno}:{exc.offset}: {exc.msg}")
-    except (ValueError, RecursionError) as exc:
-        return FileError(source.path, f"cannot parse: {exc}")
-    module, package = module_name_for(Path(source.path)) if Path(source.path).is_file() else ("", "")
-    return build_index(tree, source.path, module, package, config)
-
-
 def check_text(source: SourceFile, config: Config, others: Sequence[ModuleIndex] = ()) -> list[Diagnostic] | FileError:
     """Diagnostics (with fixes) of one source, with rules of ``others`` reaching its helpers."""
-    from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
-
-    index = _index(source, config)
-    if isinstance(index, FileError):
-        return index
-    if index is None:
-        return []
-    indexes = [i for i in others if i.path != source.path] + [index]
-    targets = Project(indexes).targets(scope_all=config.scope == "all").get(source.path, {})
-    codes = config.codes_for_file(source.path)
-    if not codes or not targets:
-        return []
-    try:
-        return FileAnalyzer(source, config, codes).run(targets)
-    except ParseFailure as exc:
-        return FileError(source.path, str(exc))
-    except RecursionError:
-        return FileError(source.path, "too deeply nested to analyse")
+    return check_source(source, config, others)
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -296,7 +264,7 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool) -> FixRun:
         if isinstance(read, FileError):
             run.errors.append(read)
             continue
-        index = _index(read[0], config)
+        index = index_source(read[0], config)
         if isinstance(index, FileError):
             run.errors.append(index)
             continue

@@ -106,10 +106,13 @@ def check(
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
 
+    hidden = 0
     if output_format == "text" and not unsafe_fixes:  # unsafe fixes are shown only when asked for
         from scalarlint.fixers.engine import visible_fixes
 
-        result.diagnostics = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
+        visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
+        hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixes and not after.fixes)
+        result.diagnostics = visible
     render = FORMATS[output_format]
     if output_file is not None:
         report = render(result.diagnostics, result.errors, result.files_checked, False)
@@ -120,6 +123,8 @@ def check(
     else:
         use_color = color if color is not None else (output_format == "text" and sys.stdout.isatty())
         click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
+        if hidden:
+            click.echo(f"{hidden} more fixable with `--fix --unsafe-fixes` (review those changes).")
     if output_format != "text" or output_file is not None:
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +32,11 @@ class RunResult:
     files_checked: int = 0
 
 
-def _index_source(source: SourceFile, config: Config, module: str = "", package: str = "") -> ModuleIndex | FileError | None:
+def index_source(source: SourceFile, config: Config, module: str | None = None, package: str = "") -> ModuleIndex | FileError | None:
+    """The first pass on one source; ``None`` for a skipped file. The module name comes from
+    the path when the file exists (so relative imports resolve), else it stays empty."""
+    if module is None:
+        module, package = module_name_for(Path(source.path)) if Path(source.path).is_file() else ("", "")
     if file_is_skipped(source.text):
         return None
     try:
@@ -49,7 +54,7 @@ def _index_file(args: tuple[str, Config]) -> ModuleIndex | FileError | None:
     if isinstance(source, FileError):
         return source
     module, package = module_name_for(Path(path))
-    return _index_source(source, config, module, package)
+    return index_source(source, config, module, package)
 
 
 def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
@@ -112,12 +117,14 @@ def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> R
     return result
 
 
-def check_source(source: SourceFile, config: Config) -> list[Diagnostic] | FileError:
-    """Check one in-memory source on its own (stdin, editors): no cross-module helpers."""
-    index = _index_source(source, config)
+def check_source(source: SourceFile, config: Config, others: Sequence[ModuleIndex] = ()) -> list[Diagnostic] | FileError:
+    """Check one in-memory source (stdin, editors, the fix loop); rules in ``others`` (first-pass
+    indexes of other modules) may reach helpers in it."""
+    index = index_source(source, config)
     if isinstance(index, FileError):
         return index
     if index is None:
         return []
-    targets = Project([index]).targets(scope_all=config.scope == "all")
+    indexes = [i for i in others if i.path != source.path] + [index]
+    targets = Project(indexes).targets(scope_all=config.scope == "all")
     return _analyze_source(source, targets.get(source.path, {}), config)

@@ -616,6 +616,8 @@ class Inference:
             return K.array(max(r for r in ranks if r is not None), boolean, doubt)
         if name in ("ravel", "flatten"):
             return K.array(1, boolean, doubt)
+        if name == "reshape" and len(args) >= 2:
+            return K.array(self._shape_rank(args[1]), boolean, doubt)
         if name in ("cumsum", "cumprod", "sort", "argsort", "flip") and device[0].tag is Tag.ARRAY:
             return K.array(device[0].rank, doubt=doubt)
         if name == "where" and len(args) == 1:

@@ -33,7 +33,7 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
             f" ({_plural(files, 'file')} checked)."
         )
         if fixable:
-            summary += f" {fixable} fixable with `--fix` (some may need `--unsafe-fixes`)."
+            summary += f" {fixable} fixable with `--fix`."
         lines.append(style(summary, bold=True))
     elif not errors:
         lines.append(style(f"All checks passed! ({_plural(files, 'file')} checked)", fg="green"))

@@ -279,3 +279,12 @@ def test_docs_checks_md_is_current() -> None:
     result = CliRunner().invoke(main, ["explain", "--all", "--markdown"])
     assert docs.read_text(encoding="utf-8") == result.output
     assert '<a id="sl103"></a>' in result.output
+
+
+def test_unsafe_fixes_are_announced_not_shown(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "norm_inf_pullback.py"
+    code, out = run(["check", str(example)], tmp_path)
+    assert code == 1
+    assert "1 more fixable with `--fix --unsafe-fixes`" in out
+    code, out = run(["check", "--unsafe-fixes", str(example)], tmp_path)
+    assert "SL103 [*]" in out and "more fixable" not in out
