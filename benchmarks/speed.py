@@ -33,7 +33,7 @@ def timed(cmd: list[str], repeat: int) -> tuple[float, str]:
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         times.append(time.perf_counter() - start)
-        lines = [line for line in proc.stdout.splitlines() if line.startswith(("Found", "All checks"))]
+        lines = [line for line in proc.stdout.splitlines() if line.startswith(("Found", "All checks")) or "could not be checked" in line]
         tail = lines[-1] if lines else tail
     return statistics.median(times), tail
 
@@ -57,8 +57,9 @@ def main() -> None:
         ]
         if not args.skip_scope_all:
             runs.append(("scalarlint check --scope all", [*exe, "--scope", "all", str(tree)], 1))
-        if shutil.which("ruff"):
-            runs.append(("ruff check --select ALL", ["ruff", "check", "--select", "ALL", "--exit-zero", "--no-cache", "-q", str(tree)], args.repeat))
+        ruff = shutil.which("ruff") or shutil.which("ruff", path=str(Path(sys.executable).parent))
+        if ruff:
+            runs.append(("ruff check --select ALL", [ruff, "check", "--select", "ALL", "--exit-zero", "--no-cache", "-q", str(tree)], args.repeat))
         for label, cmd, repeat in runs:
             seconds, summary = timed(cmd, repeat)
             rows.append(f"| {tree.name} | {files} | {label} | {seconds:.2f} | {repeat} | {summary} |")

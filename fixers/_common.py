@@ -24,6 +24,7 @@ from scalarlint.analysis.inference import (
     positional,
 )
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.tree import walk  # noqa: F401  (the fixers call it as C.walk)
 from scalarlint.diagnostics import Edit, Location
 
 if TYPE_CHECKING:
@@ -172,12 +173,6 @@ def block_siblings(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> Sequence[cst.CS
     return None
 
 
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
 
 
 def names_in(node: cst.CSTNode) -> set[str]:

@@ -16,6 +16,7 @@ import libcst as cst
 
 from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Severity
 
 
@@ -55,7 +56,7 @@ class CheckContext:
     source_of: Callable[[cst.CSTNode], str] = lambda node: ""
 
     def claim(self, node: cst.CSTNode) -> None:
-        for sub in _walk(node):
+        for sub in walk(node):
             self.claimed.add(id(sub))
 
     def is_claimed(self, node: cst.CSTNode) -> bool:
@@ -120,14 +121,6 @@ class CheckContext:
         if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child:
             return True
         return False
-
-
-def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
 
 
 def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:
