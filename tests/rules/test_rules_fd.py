@@ -9,31 +9,13 @@ exactly one cotangent per positional argument.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 
 from scalarlint.rules import RULES
-
-
-def load_cases() -> ModuleType:
-    """Import ``rule_cases.py`` next to this file, whatever pytest's import mode."""
-    name = "_scalarlint_tests_rule_cases"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("rule_cases.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-cases = load_cases()
+import rule_cases as cases  # tests/rules is on sys.path (pytest's default import mode)
 
 
 def _is_float_array(v: Any) -> bool:

@@ -9,10 +9,7 @@ shim supplies them and results are unchanged.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import types
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,19 +19,7 @@ import scalarlint.rules._portable as portable
 import scalarlint.rules._shim as shim
 from scalarlint.rules import RULES
 
-
-def load_cases() -> types.ModuleType:
-    name = "_scalarlint_tests_rule_cases"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("rule_cases.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-cases = load_cases()
+import rule_cases as cases  # tests/rules is on sys.path (pytest's default import mode)
 
 _NEWER_NAMES = ("concat", "permute_dims", "matrix_transpose", "astype", "isdtype", "cumulative_sum", "cumulative_prod", "bool")
 

@@ -10,10 +10,6 @@ opinion next to ``test_rules_fd.py``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-import types
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,20 +18,7 @@ import pytest
 from scalarlint.rules import RULES
 from scalarlint.runtime import ScalarIndexingError, allow_scalar, strict, to_host
 from scalarlint.testing import check_rule, check_rule_fd
-
-
-def load_cases() -> types.ModuleType:
-    name = "_scalarlint_tests_rule_cases"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("rule_cases.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-cases = load_cases()
+import rule_cases as cases  # tests/rules is on sys.path (pytest's default import mode)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
