@@ -288,3 +288,12 @@ def test_unsafe_fixes_are_announced_not_shown(tmp_path: Path) -> None:
     assert "1 more fixable with `--fix --unsafe-fixes`" in out
     code, out = run(["check", "--unsafe-fixes", str(example)], tmp_path)
     assert "SL103 [*]" in out and "more fixable" not in out
+
+
+def test_unreadable_entry_is_reported_and_the_run_goes_on(project: Path) -> None:
+    """A dangling symlink stands in for an unreadable file (root can read anything)."""
+    (project / "dangling.py").symlink_to(project / "missing-target.py")
+    code, out = run(["check", "."], project)
+    assert code == 2
+    assert "dangling.py: error: cannot read" in out
+    assert "bad.py:10:9: SL102" in out
