@@ -25,34 +25,16 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
+import samples  # tests/integrations is on sys.path (pytest's default import mode)
+
 pytestmark = [pytest.mark.slow]
 
 TIMEOUT = 20.0  # seconds; generous for a loaded CI box, a passing run takes far less
 
-RULE = '''\
-import numpy as np
-
-
-def norm_inf_pullback(x, g):
-    xp = np
-    dx = xp.zeros_like(x)
-    i = len(x) - 1
-    dx[i] = xp.sign(x[i]) * g
-    return dx
-'''
+RULE = samples.ONE_WRITE
 SCALAR_LINE = 7  # 0-based line of `dx[i] = xp.sign(x[i]) * g`
 
-LOOP_RULE = '''\
-import numpy as np
-
-
-def abs_pullback(x, g):
-    xp = np
-    dx = xp.zeros_like(x)
-    for i in range(len(x)):
-        dx[i] = xp.sign(x[i]) * g
-    return dx
-'''
+LOOP_RULE = samples.LOOP
 
 VECTORIZED = '''\
 import numpy as np

@@ -28,19 +28,11 @@ from scalarlint.output import FORMATS
 from scalarlint.output.github import escape_data, escape_property, render_github
 from scalarlint.output.sarif import sarif_log
 
+import samples  # tests/integrations is on sys.path (pytest's default import mode)
+
 SCHEMA = Path(__file__).resolve().parents[3] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 
-BAD_RULE = '''\
-import numpy as np
-
-
-def abs_pullback(x, g):
-    xp = np
-    dx = xp.zeros_like(x)
-    for i in range(len(x)):
-        dx[i] = xp.sign(x[i]) * g
-    return dx
-'''
+BAD_RULE = samples.LOOP
 
 
 @pytest.fixture

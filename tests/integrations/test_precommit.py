@@ -16,21 +16,13 @@ from pathlib import Path
 
 import pytest
 
+import samples  # tests/integrations is on sys.path (pytest's default import mode)
+
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 
-BAD = """\
-import numpy as np
-
-
-def norm_inf_pullback(x, g):
-    xp = np
-    dx = xp.zeros_like(x)
-    i = len(x) - 1
-    dx[i] = xp.sign(x[i]) * g
-    return dx
-"""
+BAD = samples.ONE_WRITE
 
 CLEAN = """\
 import numpy as np

@@ -1,0 +1,27 @@
+"""Scalar-indexing pullbacks shared by the integration tests (LSP, pre-commit, output formats)."""
+
+ONE_WRITE = '''\
+import numpy as np
+
+
+def norm_inf_pullback(x, g):
+    xp = np
+    dx = xp.zeros_like(x)
+    i = len(x) - 1
+    dx[i] = xp.sign(x[i]) * g
+    return dx
+'''
+"""A single scalar read and write: one SL101 and one SL102, with a safe size-1-view fix."""
+
+LOOP = '''\
+import numpy as np
+
+
+def abs_pullback(x, g):
+    xp = np
+    dx = xp.zeros_like(x)
+    for i in range(len(x)):
+        dx[i] = xp.sign(x[i]) * g
+    return dx
+'''
+"""The same access inside a loop over the data: errors, not warnings."""
