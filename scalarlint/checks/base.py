@@ -123,6 +123,13 @@ class CheckContext:
         return False
 
 
+def element_finding(code: str, node: cst.Subscript, ctx: CheckContext, action: str, in_loop: str, once: str, remedy: str) -> Finding:
+    """SL101/SL102's shared shape: an error inside a loop over data, a warning for one access."""
+    severity = ctx.severity_for(node)
+    cost = in_loop if severity is Severity.ERROR else once
+    return Finding(code, node, f"{action} `{short(ctx, node)}`{cost}; {remedy}", severity)
+
+
 def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:
     text = " ".join(ctx.source_of(node).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -6,7 +6,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_finding
 
 INFO = CheckInfo(
     code="SL101",
@@ -58,13 +58,14 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if not ctx.inference.selects_element(node) or _unpacked(node, ctx):
         return
-    severity = ctx.severity_for(node)
-    where = "inside a loop over data: one launch and one sync per element" if severity.value == "error" else "a host sync as soon as the value is used on the host"
-    yield Finding(
+    yield element_finding(
         INFO.code,
         node,
-        f"scalar read `{short(ctx, node)}` of a device array: {where}; use a size-1 slice, vectorize, or `allow_scalar()`",
-        severity,
+        ctx,
+        "scalar read",
+        " of a device array: inside a loop over data: one launch and one sync per element",
+        " of a device array: a host sync as soon as the value is used on the host",
+        "use a size-1 slice, vectorize, or `allow_scalar()`",
     )
 
 

@@ -6,7 +6,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_finding
 
 INFO = CheckInfo(
     code="SL102",
@@ -48,11 +48,12 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if not ctx.inference.selects_element(node):
         return
-    severity = ctx.severity_for(node)
-    where = "inside a loop over data: one kernel launch per element" if severity.value == "error" else "one kernel launch, and rejected by strict backends"
-    yield Finding(
+    yield element_finding(
         INFO.code,
         node,
-        f"scalar write to `{short(ctx, node)}`: {where}; write a size-1 view, vectorize, or use `allow_scalar()`",
-        severity,
+        ctx,
+        "scalar write to",
+        ": inside a loop over data: one kernel launch per element",
+        ": one kernel launch, and rejected by strict backends",
+        "write a size-1 view, vectorize, or use `allow_scalar()`",
     )
