@@ -297,3 +297,11 @@ def test_unreadable_entry_is_reported_and_the_run_goes_on(project: Path) -> None
     assert code == 2
     assert "dangling.py: error: cannot read" in out
     assert "bad.py:10:9: SL102" in out
+
+
+def test_readme_quickstart_output_is_current(tmp_path: Path) -> None:
+    """The README shows the example's report; keep it what the tool prints."""
+    root = Path(__file__).resolve().parents[2]
+    code, out = run(["check", "examples/norm_inf_pullback.py"], root)
+    assert code == 1
+    assert out.strip() in (root / "README.md").read_text(encoding="utf-8")
