@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
+from scalarlint.analysis.inference import call_name
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
@@ -115,13 +116,7 @@ def _imports_allow(node: cst.ImportFrom, module_path: str) -> str | None:
 
 
 def analyzer_dotted(node: cst.BaseExpression) -> str:
-    parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-    return ".".join(reversed(parts))
+    return ".".join(call_name(node) or [])
 
 
 def _binding_is_import(analyzer: FileAnalyzer, stmt: cst.CSTNode, local: str) -> bool:

@@ -41,6 +41,11 @@ def namespace(*xs: Any) -> Namespace:
     return _shim.namespace(*xs)
 
 
+def is_complex(xp: Namespace, x: Array) -> bool:
+    """Whether ``x`` has a complex dtype (a host check on the dtype, not the data)."""
+    return xp.isdtype(x.dtype, "complex floating")
+
+
 def backend_kind(x: Array) -> str:
     """``"numpy"``, ``"cupy"``, ``"torch"`` or ``"other"``, by the array's type."""
     if _compat is not None:

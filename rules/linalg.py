@@ -15,16 +15,13 @@ from ._core import Pullback, broadcast_shapes, positional_cotangents
 from ._portable import (
     Array,
     as_cotangent,
+    is_complex,
     device_of,
     exclusive_cumprod,
     namespace,
     unbroadcast,
 )
 
-
-def _is_complex(xp: Any, x: Array) -> bool:
-    """Host check of the dtype kind."""
-    return xp.isdtype(x.dtype, "complex floating")
 
 
 def _eye_like(xp: Any, n: int, m: int, like: Array) -> Array:
@@ -78,7 +75,7 @@ def rrule_det(A: Array) -> tuple[Array, Pullback]:
         others = exclusive_cumprod(xp, s, last) * exclusive_cumprod(xp, s, last, reverse=True)
         orientation = xp.linalg.det(U) * xp.linalg.det(Vh)
         cof = xp.matmul(U * xp.expand_dims(xp.astype(others, U.dtype), axis=-2), Vh)
-        if _is_complex(xp, A):
+        if is_complex(xp, A):
             orientation = xp.conj(orientation)
         return (_as_matrix_scalar(xp, orientation * dy) * cof,)
 
@@ -97,7 +94,7 @@ def rrule_logdet(A: Array) -> tuple[Array, Pullback]:
     exist: NumPy's ``inv`` raises ``LinAlgError``, CuPy returns non-finite values.
     """
     xp = namespace(A)
-    if _is_complex(xp, A):
+    if is_complex(xp, A):
         raise TypeError("logdet: complex matrices are not supported (use log|det| via slogdet)")
     sign, logabsdet = xp.linalg.slogdet(A)
     nan = xp.full_like(logabsdet, float("nan"))
@@ -135,9 +132,9 @@ def rrule_matmul(A: Array, B: Array) -> tuple[Array, Pullback]:
         dy2 = xp.reshape(dy, y2_shape)  # 1-D operands: restore the unit axes
         Bh = xp.matrix_transpose(B2)
         Ah = xp.matrix_transpose(A2)
-        if _is_complex(xp, B2):
+        if is_complex(xp, B2):
             Bh = xp.conj(Bh)
-        if _is_complex(xp, A2):
+        if is_complex(xp, A2):
             Ah = xp.conj(Ah)
         dA2 = unbroadcast(xp, xp.matmul(dy2, Bh), tuple(A2.shape))
         dB2 = unbroadcast(xp, xp.matmul(Ah, dy2), tuple(B2.shape))

@@ -15,6 +15,7 @@ from ._core import Pullback, positional_cotangents
 from ._portable import (
     Array,
     as_cotangent,
+    is_complex,
     flat_size,
     last_true_along,
     namespace,
@@ -22,10 +23,6 @@ from ._portable import (
     zeros_where_not,
 )
 
-
-def _is_complex(xp: Any, x: Array) -> bool:
-    """Whether ``x`` has a complex dtype (a host check on the dtype, not the data)."""
-    return xp.isdtype(x.dtype, "complex floating")
 
 
 def _safe_reciprocal(xp: Any, y: Array) -> Array:
@@ -150,7 +147,7 @@ def rrule_normalize(x: Array) -> tuple[Array, Pullback]:
 
     def normalize_pullback(dy: Any) -> tuple[Array]:
         dy = as_cotangent(xp, dy, x)
-        if _is_complex(xp, x):
+        if is_complex(xp, x):
             inner = xp.real(xp.sum(xp.conj(y) * dy))
         else:
             inner = xp.sum(y * dy)
