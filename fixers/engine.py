@@ -272,7 +272,7 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool) -> FixRun:
         if index is not None:
             indexes.append(index)
     run.files_checked = len(sources)
-    targets = Project(indexes).targets(scope_all=config.scope == "all")
+    targets = Project(indexes, config).targets(scope_all=config.scope == "all")
     for source, mtime in sources:
         if not targets.get(source.path):  # no rule reaches this file: nothing to check or fix
             run.files.append(FileFix(source, FixOutcome(source.text, rounds=0), mtime))

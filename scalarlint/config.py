@@ -32,16 +32,9 @@ DEFAULT_RULE_PATTERNS = (
     "*_backward",
     "*_bwd",
 )
-DEFAULT_RULE_BASES = (
-    "torch.autograd.Function",
-    "torch.autograd.function.Function",
-    "chainer.Function",
-    "chainer.FunctionNode",
-    "chainer.function.Function",
-    "chainer.function_node.FunctionNode",
-    "function_node.FunctionNode",
-    "function.Function",
-)
+# Framework conventions (torch, chainer, MyGrad, thinc, ...) live in scalarlint.analysis.frameworks;
+# these are the user's own bases, whose ``rule-methods`` are rules.
+DEFAULT_RULE_BASES: tuple[str, ...] = ()
 DEFAULT_RULE_METHODS = ("backward", "jvp", "vjp", "backward_cpu", "backward_gpu")
 DEFAULT_ARRAY_MODULES = (
     "np",

@@ -97,7 +97,7 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None) -> R
         elif item is not None:
             indexes.append(item)
     result.files_checked = len(files) - len(result.errors)
-    targets = Project(indexes).targets(scope_all=config.scope == "all")
+    targets = Project(indexes, config).targets(scope_all=config.scope == "all")
     work = [(path, t, config) for path, t in sorted(targets.items()) if t]
     for item in _map(_analyze_file, work, jobs):
         if isinstance(item, FileError):
@@ -126,5 +126,5 @@ def check_source(source: SourceFile, config: Config, others: Sequence[ModuleInde
     if index is None:
         return []
     indexes = [i for i in others if i.path != source.path] + [index]
-    targets = Project(indexes).targets(scope_all=config.scope == "all")
+    targets = Project(indexes, config).targets(scope_all=config.scope == "all")
     return _analyze_source(source, targets.get(source.path, {}), config)

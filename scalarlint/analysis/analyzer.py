@@ -27,6 +27,9 @@ from scalarlint.fixers import fixes_for
 from scalarlint.suppression import is_suppressed, suppressions
 
 ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
+# Compiled kernels (numba, jax.jit): their loops and element accesses run compiled on the
+# device or in machine code, not as Python round trips.
+KERNEL_DECORATORS = frozenset({"njit", "jit", "vectorize", "guvectorize", "stencil", "cfunc", "generated_jit"})
 
 
 class ParseFailure(Exception):
@@ -78,7 +81,7 @@ class _Walker(cst.CSTVisitor):
         self.findings: list[tuple[Finding, Target]] = []
 
     def _enter_function(self, node: cst.CSTNode) -> bool:
-        if self.analyzer.allows_scalar(node):
+        if self.analyzer.allows_scalar(node) or is_compiled_kernel(node):
             return False
         target = self.label_of.get(node)
         self.labels.append(target or self.labels[-1])
@@ -228,6 +231,18 @@ class FileAnalyzer:
                 )
             )
         return sorted(out, key=Diagnostic.sort_key)
+
+
+def is_compiled_kernel(node: cst.CSTNode) -> bool:
+    """``@njit``, ``@numba.jit(...)``, ``@jax.jit``, ``@cuda.jit``: not Python code at run time."""
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    for decorator in node.decorators:
+        expr = decorator.decorator
+        parts = call_name(expr.func if isinstance(expr, cst.Call) else expr)
+        if parts and parts[-1] in KERNEL_DECORATORS:
+            return True
+    return False
 
 
 def _outermost(label_of: dict[cst.CSTNode, Target], parents: dict[cst.CSTNode, cst.CSTNode]) -> Iterable[cst.CSTNode]:

@@ -12,10 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS
 from scalarlint.config import Config
-
-DEFVJP_NAMES = frozenset({"defvjp", "defjvp", "defvjp_argnum", "defjvp_argnum", "defvjps", "defjvps"})
-CUSTOM_RULE_METHODS = frozenset({"defvjp", "defjvp", "defjvps", "defvjps"})
 
 
 @dataclass
@@ -28,6 +26,17 @@ class FunctionEntry:
     reason: str = ""
     class_name: str | None = None
     calls: list[tuple[str, ...]] = field(default_factory=list)
+    returns_closure: bool = False  # returns (Y, backprop) with backprop defined inside it
+    param_roles: tuple[str, ...] = ()  # what the positional parameters hold (frameworks.base roles)
+
+
+@dataclass
+class ClassEntry:
+    """A class of the module: its bases as dotted names resolved through the module's imports
+    (or ``module.Class`` for classes of the same module), and the names of its methods."""
+
+    bases: list[str] = field(default_factory=list)
+    methods: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -40,7 +49,7 @@ class ModuleIndex:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
     functions: dict[str, FunctionEntry] = field(default_factory=dict)
     top_level: dict[str, str] = field(default_factory=dict)  # public name -> function key
-    class_bases: dict[str, list[str]] = field(default_factory=dict)
+    classes: dict[str, ClassEntry] = field(default_factory=dict)
 
     def rule_keys(self) -> list[str]:
         return [k for k, f in self.functions.items() if f.is_rule]
@@ -87,7 +96,9 @@ class _Indexer(ast.NodeVisitor):
     # -- definitions -----------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         qual = ".".join([*self.stack, node.name])
-        self.index.class_bases[qual] = [dotted_name(b) for b in node.bases if dotted_name(b)]
+        entry = ClassEntry(bases=[n for n in (dotted_name(b) for b in node.bases) if n])
+        entry.methods = [s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        self.index.classes[qual] = entry
         for deco in node.decorator_list:
             self.visit(deco)
         self.stack.append(node.name)
@@ -118,6 +129,11 @@ class _Indexer(ast.NodeVisitor):
         entry = self._enter_function(key, node.name, node.lineno, in_class)
         if not self.func_stack and not self.class_stack:
             self.index.top_level[node.name] = key
+        entry.returns_closure = _returns_closure(node)
+        if entry.returns_closure and not entry.is_rule:
+            entry.is_rule, entry.reason = True, "returns (Y, backprop)"
+        if any(_registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
+            entry.is_rule, entry.reason = True, "passed to defvjp"
         self.func_stack.append(entry)
         self.stack.append(node.name)
         for stmt in node.body:
@@ -151,7 +167,7 @@ class _Indexer(ast.NodeVisitor):
     def _note_defvjp(self, node: ast.Call) -> None:
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        if name not in DEFVJP_NAMES and name not in CUSTOM_RULE_METHODS and name != "register_autograd":
+        if name not in REGISTRATIONS and name not in REGISTRATION_METHODS:
             return
         args = list(node.args)
         receiver_is_module = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.index.imports
@@ -159,7 +175,7 @@ class _Indexer(ast.NodeVisitor):
             args = args[1:2] + [kw.value for kw in node.keywords if kw.arg in ("backward", "setup_context")]
         elif isinstance(func, ast.Name) or receiver_is_module:
             args = args[1:]  # autograd style: defvjp(primitive, vjp_maker, ...)
-        elif name not in CUSTOM_RULE_METHODS:
+        elif name not in REGISTRATION_METHODS:
             return
         for arg in args:
             if isinstance(arg, ast.Lambda):
@@ -179,6 +195,25 @@ def dotted_name(node: ast.expr) -> str:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return ""
+
+
+def _returns_closure(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``return Y, backprop`` where ``backprop`` is defined in the function: thinc's forward and
+    the ChainRules ``rrule`` shape, whatever the function is called."""
+    inner = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if not inner:
+        return False
+    for stmt in ast.walk(node):
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Tuple) and len(stmt.value.elts) == 2:
+            last = stmt.value.elts[-1]
+            if isinstance(last, ast.Name) and last.id in inner:
+                return True
+    return False
+
+
+def _registration_decorator(node: ast.expr) -> bool:
+    """``@f.defjvp`` and ``@f.defvjp``: the decorated function is the rule."""
+    return isinstance(node, ast.Attribute) and node.attr in REGISTRATION_METHODS
 
 
 def call_target(func: ast.expr) -> tuple[str, ...] | None:
@@ -213,34 +248,11 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     for key, entry in index.functions.items():
         if not entry.is_rule and entry.name in indexer.rule_names_passed:
             entry.is_rule, entry.reason = True, "passed to defvjp"
-    _mark_rule_methods(index, config)
-    _propagate_closures(index)
+    propagate_closures(index)
     return index
 
 
-def _mark_rule_methods(index: ModuleIndex, config: Config) -> None:
-    rule_classes = {cls for cls in index.class_bases if _derives_from_rule_base(cls, index, config, set())}
-    for entry in index.functions.values():
-        if entry.class_name in rule_classes and entry.name in config.rule_methods and not entry.is_rule:
-            entry.is_rule, entry.reason = True, f"{entry.name} of an autograd function class"
-
-
-def _derives_from_rule_base(cls: str, index: ModuleIndex, config: Config, seen: set[str]) -> bool:
-    if cls in seen:
-        return False
-    seen.add(cls)
-    for base in index.class_bases.get(cls, []):
-        head, _, rest = base.partition(".")
-        resolved = index.imports.get(head, head) + (f".{rest}" if rest else "")
-        for wanted in config.rule_base_classes:
-            if resolved == wanted or resolved.endswith("." + wanted) or base == wanted:
-                return True
-        if base in index.class_bases and _derives_from_rule_base(base, index, config, seen):
-            return True
-    return False
-
-
-def _propagate_closures(index: ModuleIndex) -> None:
+def propagate_closures(index: ModuleIndex) -> None:
     """Functions defined inside a rule are rules; parents precede children in the dict."""
     for entry in index.functions.values():
         parent = index.functions.get(entry.parent) if entry.parent else None

@@ -12,7 +12,9 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from scalarlint.analysis.discovery import mark_rule_methods
 from scalarlint.analysis.index import ModuleIndex
+from scalarlint.config import Config
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class Target:
     rule: str  # display name of the rule, e.g. "rrule_norm.pullback" or "mod:Norm.backward"
     is_helper: bool
     registered: bool = False  # found through defvjp & co: its parameters may be tuples
+    param_roles: tuple[str, ...] = ()  # what a framework passes to its positional parameters
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -46,7 +49,8 @@ def display_key(index: ModuleIndex, key: str) -> str:
 
 
 class Project:
-    def __init__(self, indexes: list[ModuleIndex]) -> None:
+    def __init__(self, indexes: list[ModuleIndex], config: Config | None = None) -> None:
+        mark_rule_methods(indexes, config or Config())
         self.by_module: dict[str, ModuleIndex] = {}
         for index in indexes:
             self.by_module.setdefault(index.module, index)
@@ -99,13 +103,14 @@ class Project:
         for index in sorted(self.indexes, key=lambda i: i.path):
             for key in index.rule_keys():
                 label = display_key(index, key)
-                registered = index.functions[key].reason == "passed to defvjp"
-                out[index.path][key] = Target(rule=label, is_helper=False, registered=registered)
+                entry = index.functions[key]
+                registered = entry.reason == "passed to defvjp"
+                out[index.path][key] = Target(rule=label, is_helper=False, registered=registered, param_roles=entry.param_roles)
                 queue.append((index, key, label, index.module))
         if scope_all:
             for index in self.indexes:
-                for key in index.functions:
-                    out[index.path].setdefault(key, Target(rule="", is_helper=True))
+                for key, entry in index.functions.items():
+                    out[index.path].setdefault(key, Target(rule="", is_helper=True, param_roles=entry.param_roles))
         while queue:
             index, key, label, rule_module = queue.popleft()
             for call in index.functions[key].calls:

@@ -1,0 +1,103 @@
+"""Project-wide rule discovery: which methods are AD rules because of the classes they live in.
+
+Base classes are resolved across the modules of the checked tree through each module's imports
+(the first pass already has them), so ``class Max(Operation)`` is found when ``Operation`` is
+MyGrad's, defined three modules away, and ``class Sin(Function)`` when the project's own
+``Function`` defines ``forward`` and ``backward``. A class matches a convention of
+``scalarlint.analysis.frameworks`` when a resolved ancestor names one of its bases, or (for the
+generic convention) when an ancestor of the tree is ``Function``-like. Resolution is bounded:
+at most ``MAX_DEPTH`` ancestors deep, cycles cut.
+"""
+
+from __future__ import annotations
+
+from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_LIKE, ClassConvention
+from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closures
+from scalarlint.config import Config
+
+MAX_DEPTH = 12
+
+
+class ClassTable:
+    """Every class of the checked tree by its dotted name (``module.Qual``)."""
+
+    def __init__(self, indexes: list[ModuleIndex]) -> None:
+        self.classes: dict[str, tuple[ModuleIndex, ClassEntry]] = {}
+        self.by_module = {index.module: index for index in indexes}
+        for index in indexes:
+            for qual, entry in index.classes.items():
+                self.classes.setdefault(f"{index.module}.{qual}" if index.module else qual, (index, entry))
+
+    def resolve_base(self, index: ModuleIndex, base: str) -> str:
+        """The dotted name a base expression of ``index`` refers to."""
+        head, _, rest = base.partition(".")
+        if head in index.imports:
+            return index.imports[head] + (f".{rest}" if rest else "")
+        local = f"{index.module}.{base}" if index.module else base
+        return local if local in self.classes else base
+
+    def lookup(self, dotted: str) -> tuple[ModuleIndex, ClassEntry] | None:
+        found = self.classes.get(dotted)
+        if found is not None:
+            return found
+        # ``pkg.Class`` re-exported by ``pkg/__init__.py`` from ``pkg.module``.
+        module, _, name = dotted.rpartition(".")
+        package = self.by_module.get(module)
+        if package is not None and name in package.imports and package.imports[name] != dotted:
+            return self.classes.get(package.imports[name])
+        return None
+
+    def ancestors(self, index: ModuleIndex, entry: ClassEntry) -> list[tuple[str, ClassEntry | None]]:
+        """(dotted name, entry if in the tree) for every ancestor, nearest first."""
+        out: list[tuple[str, ClassEntry | None]] = []
+        seen: set[str] = set()
+        frontier = [(index, b) for b in entry.bases]
+        while frontier and len(out) < MAX_DEPTH:
+            owner, base = frontier.pop(0)
+            dotted = self.resolve_base(owner, base)
+            if dotted in seen:
+                continue
+            seen.add(dotted)
+            found = self.lookup(dotted)
+            out.append((dotted, found[1] if found else None))
+            if found is not None:
+                frontier.extend((found[0], b) for b in found[1].bases)
+        return out
+
+
+def _names(dotted: str, wanted: str) -> bool:
+    return dotted == wanted or dotted.endswith("." + wanted) or wanted.endswith("." + dotted)
+
+
+def convention_for(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry, config: Config) -> ClassConvention | None:
+    user = ClassConvention(bases=tuple(config.rule_base_classes), rule_methods=tuple(config.rule_methods))
+    own = [(f"{index.module}.{qual}" if index.module else qual, None)]  # the framework's own base class
+    for dotted, ancestor in own + table.ancestors(index, entry):
+        for convention in (user, *CLASS_CONVENTIONS):
+            if any(_names(dotted, wanted) for wanted in convention.bases):
+                return convention
+        if ancestor is not None and "forward" in ancestor.methods and "backward" in ancestor.methods:
+            return FUNCTION_LIKE
+    return None
+
+
+def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
+    """Mark the rule and forward methods of every class that follows a framework convention."""
+    table = ClassTable(indexes)
+    for index in indexes:
+        for qual, entry in index.classes.items():
+            convention = convention_for(table, index, qual, entry, config)
+            if convention is None:
+                continue
+            for method in entry.methods:
+                function = index.functions.get(f"{qual}.{method}")
+                if function is None:
+                    continue
+                is_rule = method in convention.rule_methods or method.startswith(convention.rule_method_prefixes or ("\0",))
+                if not is_rule and method not in convention.forward_methods:
+                    continue
+                function.param_roles = convention.params.get(method, ())
+                if not function.is_rule:
+                    what = "rule" if is_rule else "forward"
+                    function.is_rule, function.reason = True, f"{method} ({what}) of {qual}"
+        propagate_closures(index)

@@ -1,0 +1,23 @@
+"""The frameworks whose conventions the checker knows; one module each."""
+
+from __future__ import annotations
+
+from scalarlint.analysis.frameworks import autograd, chainer, generic, jax, mygrad, thinc, torch
+from scalarlint.analysis.frameworks.base import ClassConvention, Framework
+
+FRAMEWORKS: tuple[Framework, ...] = (
+    chainer.FRAMEWORK,
+    torch.FRAMEWORK,
+    autograd.FRAMEWORK,
+    jax.FRAMEWORK,
+    thinc.FRAMEWORK,
+    mygrad.FRAMEWORK,
+    generic.FRAMEWORK,
+)
+
+CLASS_CONVENTIONS: tuple[ClassConvention, ...] = tuple(c for f in FRAMEWORKS for c in f.classes)
+REGISTRATIONS: frozenset[str] = frozenset().union(*(f.registrations for f in FRAMEWORKS))
+REGISTRATION_METHODS: frozenset[str] = frozenset().union(*(f.registration_methods for f in FRAMEWORKS))
+FUNCTION_LIKE = generic.FUNCTION_LIKE
+
+__all__ = ["CLASS_CONVENTIONS", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]

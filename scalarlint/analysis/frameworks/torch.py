@@ -1,0 +1,19 @@
+"""PyTorch: ``torch.autograd.Function`` subclasses (``backward``, ``jvp``, ``vjp``,
+``setup_context``), and ``torch.library.register_autograd`` registrations."""
+
+from scalarlint.analysis.frameworks.base import STAR_ARRAYS, ClassConvention, Framework
+
+FRAMEWORK = Framework(
+    name="torch",
+    classes=(
+        ClassConvention(
+            bases=("torch.autograd.Function", "torch.autograd.function.Function"),
+            rule_methods=("backward", "jvp", "vjp", "setup_context"),
+            forward_methods=("forward",),
+            params={"backward": (STAR_ARRAYS,), "jvp": (STAR_ARRAYS,), "vjp": (STAR_ARRAYS,)},
+        ),
+    ),
+    registrations=frozenset({"register_autograd"}),
+)
+
+
