@@ -17,12 +17,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment, ClassScope, GlobalScope, Scope
 
-from scalarlint.analysis.inference import (
-    NAMESPACE_FACTORIES,
-    call_name,
-    is_range_name,
-    positional,
-)
+from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
+from scalarlint.analysis.syntax import call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.tree import walk  # noqa: F401  (the fixers call it as C.walk)
 from scalarlint.diagnostics import Edit, Location

@@ -179,7 +179,7 @@ class FileAnalyzer:
         keys = collector.keys
         label_of = {node: targets[key] for node, key in keys.items() if key in targets}
         rules = {node for node, target in label_of.items() if not target.is_helper and not target.registered}
-        inference = Inference(self.config, self.scopes, self.parents, set(label_of), rules)  # type: ignore[arg-type]
+        inference = Inference(self.config, self.scopes, self.parents, set(label_of), rules, label_of, self.module)  # type: ignore[arg-type]
         self.context = CheckContext(inference=inference, parents=self.parents, function=self.module, source_of=self.module.code_for_node)  # type: ignore[arg-type]
         walker = _Walker(self, label_of)
         for node in _outermost(label_of, self.parents):

@@ -8,7 +8,8 @@ import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, least_doubt
 
-from scalarlint.analysis.inference import DATA_DEPENDENT, positional
+from scalarlint.analysis.array_api import DATA_DEPENDENT
+from scalarlint.analysis.syntax import positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 
 INFO = CheckInfo(

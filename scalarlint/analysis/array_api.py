@@ -1,0 +1,195 @@
+"""Transfer rules for the array API: what ``xp.f(...)`` and ``x.m(...)`` return, and of which rank.
+
+Kept apart from the inference's dispatch (``inference.py``) and from the frameworks' knowledge
+(``frameworks/``): this module knows NumPy-like libraries (NumPy, CuPy, PyTorch, JAX, the array
+API standard) and nothing about AD rules. Ranks are only claimed with evidence: a shape tuple's
+length, a host-int size, ``reshape(-1)``, a reduction over an axis of a known rank.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis import kinds as K
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
+from scalarlint.analysis.syntax import keyword
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.inference import Inference
+
+CREATION = frozenset(
+    {"zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "identity", "asarray", "array",
+     "ascontiguousarray", "asanyarray", "tensor", "as_tensor", "from_numpy", "zeros_like", "ones_like",
+     "empty_like", "full_like", "rand", "randn", "tri", "meshgrid", "diag", "diagflat"}
+)
+LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "copy", "asarray", "ascontiguousarray",
+                  "array", "conj", "negative", "positive", "real", "imag"})
+REDUCTIONS = frozenset(
+    {"sum", "prod", "max", "min", "amax", "amin", "mean", "argmax", "argmin", "any", "all", "count_nonzero",
+     "std", "var", "nansum", "nanmax", "nanmin", "nanmean", "nanargmax", "nanargmin", "median", "norm",
+     "vdot", "trace", "det", "logsumexp", "ptp", "average", "nanprod", "logdet", "inner"}
+)
+HOST_RESULT = frozenset(
+    {"shape", "ndim", "isscalar", "result_type", "dtype", "finfo", "iinfo", "issubdtype", "can_cast",
+     "broadcast_shapes", "iscomplexobj", "isrealobj", "promote_types", "is_tensor", "is_floating_point",
+     "get_default_dtype", "float32", "float64", "float16", "int32", "int64", "bool_", "dtype"}
+)
+SHAPE_RESULT = frozenset({"shape", "broadcast_shapes"})
+DATA_DEPENDENT = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "extract", "compress",
+                            "masked_select", "unique_consecutive", "unique_values", "unique_counts",
+                            "unique_inverse", "unique_all"})
+COMPARISONS = frozenset({"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isnan", "isinf",
+                         "isfinite", "isclose", "logical_and", "logical_or", "logical_not", "logical_xor",
+                         "signbit", "isneginf", "isposinf", "eq", "ne", "gt", "ge", "lt", "le"})
+NAMESPACE_FACTORIES = frozenset({"array_namespace", "get_array_module", "get_namespace", "array_module",
+                                 "__array_namespace__"})
+ARRAY_METHODS_RANK_KEEP = frozenset(
+    {"copy", "astype", "conj", "clip", "abs", "sign", "exp", "log", "sqrt", "contiguous", "clone", "detach", "to",
+     "cuda", "cpu", "float", "double", "half", "type_as", "cumsum", "cumprod", "__neg__", "neg", "fill_",
+     "zero_", "mul", "add", "sub", "div", "pow", "real", "imag", "conjugate", "round", "floor", "ceil", "get",
+     "numpy", "view_as", "expand_as", "masked_fill", "where", "clamp", "relu", "sigmoid", "tanh"}
+)
+ARRAY_METHODS_UNKNOWN_RANK = frozenset(
+    {"transpose", "swapaxes", "squeeze", "unsqueeze", "view", "permute", "expand", "broadcast_to", "repeat",
+     "take", "dot", "matmul", "mm", "bmm", "sum_to_size", "diagonal", "sort", "argsort", "flip", "roll",
+     "index_select", "gather", "scatter", "scatter_add", "index_add", "narrow", "t"}
+)
+NOT_ELEMENTWISE = frozenset({"stack", "concatenate", "concat", "dot", "matmul", "outer", "einsum", "tensordot", "kron",
+                             "reshape", "ravel", "expand_dims", "squeeze", "transpose", "moveaxis", "swapaxes", "take",
+                             "take_along_axis", "cumsum", "cumprod", "sort", "argsort", "tril", "triu", "pad",
+                             "broadcast_to", "tile", "repeat", "diagonal", "unravel_index", "indices", "split"})
+RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
+
+
+def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
+    """Kind of ``xp.<func>(*args)``."""
+    name = func.rsplit(".", 1)[-1]
+    arg_kinds = [inf.kind(a) for a in args]
+    if func in SHAPE_RESULT:
+        return K.SHAPE
+    if name in HOST_RESULT:
+        return K.HOST_SCALAR
+    if (name in DATA_DEPENDENT or name == "where" and len(args) == 1) and not any(k.is_device for k in arg_kinds):
+        return K.UNKNOWN  # host bookkeeping (shapes, Python lists)
+    if name in DATA_DEPENDENT:
+        doubt = least_doubt(arg_kinds)
+        if name in ("nonzero", "unique_inverse", "unique_counts", "unique_all"):
+            return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
+        return K.array(2 if name == "argwhere" else 1, doubt=doubt)
+    if name in ("zeros", "ones", "empty", "full"):
+        return K.array(shape_rank(inf, args[0]) if args else None)
+    if name in ("arange", "linspace", "logspace"):
+        return K.array(1)
+    if name in ("eye", "identity"):
+        return K.array(2)
+    if name in LIKE and arg_kinds:
+        first = arg_kinds[0]
+        if first.is_device:
+            return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like")
+        if name in ("asarray", "array") and first.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
+            return K.DEVICE_SCALAR
+        if name in ("asarray", "array") and first.tag is Tag.SHAPE:
+            return K.SHAPE  # host bookkeeping on shapes
+        # Built from Python data: an array, but often a host one (index lists, shapes).
+        return K.array(doubt=Doubt.PYTHON_DATA if name in ("asarray", "array") else Doubt.NONE)
+    if name in CREATION:
+        return K.array()
+    if name in REDUCTIONS:
+        return _reduction(inf, name, node, args, arg_kinds)
+    device = [k for k in arg_kinds if k.is_device]
+    if not device:
+        if arg_kinds and all(k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) for k in arg_kinds):
+            return K.HOST_SCALAR
+        return K.array() if any(k.tag is Tag.ARRAY_SEQ for k in arg_kinds) else K.UNKNOWN
+    boolean = name in COMPARISONS
+    doubt = least_doubt(device)
+    ranks = [k.rank if k.tag is Tag.ARRAY else 0 for k in device]
+    if all(k.tag is Tag.DEVICE_SCALAR for k in device) and name not in ("stack", "concatenate", "concat"):
+        return K.Kind(Tag.DEVICE_SCALAR, boolean=boolean, origin=max(k.origin for k in device))
+    elementwise = "." not in func and name not in NOT_ELEMENTWISE
+    if elementwise and None not in ranks:
+        return K.array(max(r for r in ranks if r is not None), boolean, doubt)
+    if name in ("ravel", "flatten"):
+        return K.array(1, boolean, doubt)
+    if name == "reshape" and len(args) >= 2:
+        return K.array(shape_rank(inf, args[1]), boolean, doubt)
+    if name in RANK_KEEPING and device[0].tag is Tag.ARRAY:
+        return K.array(device[0].rank, doubt=doubt)
+    if name == "where" and len(args) == 1:
+        return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
+    if name == "outer":
+        return K.array(2, doubt=doubt)
+    return K.array(None, boolean, doubt)
+
+
+def _reduction(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseExpression], arg_kinds: list[Kind]) -> Kind:
+    if any(k.tag is Tag.SHAPE for k in arg_kinds):
+        return K.host_int(Origin.DATA)
+    axis = keyword(node, "axis") or keyword(node, "dim")
+    has_axis = axis is not None or len(args) >= 2
+    if name in ("vdot", "inner", "trace", "det", "logdet"):
+        has_axis = False
+    if not has_axis:
+        return K.Kind(Tag.DEVICE_SCALAR, boolean=name in ("any", "all"))
+    return K.array(reduced_rank(inf, arg_kinds[0] if arg_kinds else K.UNKNOWN, node, axis.value if axis else args[1]), name in ("any", "all"))
+
+
+def reduced_rank(inf: "Inference", operand: Kind, node: cst.Call, axis: cst.BaseExpression) -> int | None:
+    """Rank after reducing ``operand`` over ``axis`` (one int: one axis less; keepdims: the same)."""
+    if operand.tag is not Tag.ARRAY or operand.rank is None:
+        return None
+    keep = keyword(node, "keepdims") or keyword(node, "keepdim")
+    if keep is not None:
+        return operand.rank if isinstance(keep.value, cst.Name) and keep.value.value == "True" else None
+    if inf.kind(axis).is_host_int and not isinstance(axis, (cst.Tuple, cst.List)):
+        return operand.rank - 1
+    if isinstance(axis, (cst.Tuple, cst.List)):
+        return operand.rank - len(axis.elements)
+    return None
+
+
+def shape_rank(inf: "Inference", node: cst.BaseExpression) -> int | None:
+    """The rank an array built with shape ``node`` has: ``(n, m)`` is 2, a host int ``n`` is 1."""
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return len(node.elements)
+    kind = inf.kind(node)
+    if kind.is_host_int:
+        return 1
+    if kind.tag is Tag.SHAPE:
+        return kind.rank
+    return None
+
+
+def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
+    """Kind of ``x.<attr>(*args)`` for a device array ``x``."""
+    rank = receiver.rank if receiver.tag is Tag.ARRAY else 0
+    if attr in ("item",):
+        return K.HOST_SCALAR
+    if attr == "tolist":
+        return K.CONTAINER
+    if attr in ("size", "numel", "dim", "ndimension", "nelement") and not (attr == "size" and args):
+        return K.host_int(Origin.DATA if attr in ("numel", "nelement", "size") else Origin.STRUCTURAL)
+    if attr == "size" and args:
+        return K.host_int(Origin.DATA)
+    if attr in REDUCTIONS:
+        axis = keyword(node, "axis") or keyword(node, "dim")
+        if not args and axis is None:
+            return K.Kind(Tag.DEVICE_SCALAR, boolean=attr in ("any", "all"))
+        return K.array(reduced_rank(inf, receiver, node, axis.value if axis else args[0]), attr in ("any", "all"))
+    if attr == "nonzero":
+        return K.ARRAY_SEQ
+    if attr in ("reshape", "view") and args:
+        if len(args) == 1:
+            return K.array(shape_rank(inf, args[0]))
+        return K.array(len(args))
+    if attr in ("ravel", "flatten"):
+        return K.array(1)
+    if attr in ARRAY_METHODS_RANK_KEEP:
+        return K.array(rank) if receiver.tag is Tag.ARRAY else receiver
+    if attr in ARRAY_METHODS_UNKNOWN_RANK:
+        return K.array()
+    if attr.startswith("__") or attr in COMPARISONS:
+        return K.array(rank, attr in COMPARISONS)
+    return K.UNKNOWN

@@ -1,0 +1,113 @@
+"""Rank evidence that a function states about its arrays, wherever they come from.
+
+``B, C, H, W = x.shape`` says ``x`` has rank 4; ``assert x.ndim == 1`` and
+``if x.ndim != 1: raise ...`` say rank 1 from there on; ``if x.ndim == 2:`` says rank 2 inside
+its body. The facts are collected once per function (a plain walk) and consulted when a name's
+own origin leaves its rank unknown. They are keyed by name and bounded by the region they hold
+in, so a guard's body does not leak into its ``else``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import libcst as cst
+
+from scalarlint.analysis.tree import walk
+
+
+def _ndim_of(node: cst.BaseExpression) -> str | None:
+    """``x.ndim`` or ``len(x.shape)`` -> "x"."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "ndim" and isinstance(node.value, cst.Name):
+        return node.value.value
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0].value, cst.Attribute)
+        and node.args[0].value.attr.value == "shape"
+        and isinstance(node.args[0].value.value, cst.Name)
+    ):
+        return node.args[0].value.value.value
+    return None
+
+
+def _rank_test(test: cst.BaseExpression) -> tuple[str, int, bool] | None:
+    """``x.ndim == 2`` -> ("x", 2, True); ``x.ndim != 1`` -> ("x", 1, False)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    name = _ndim_of(test.left)
+    if name is None or not isinstance(target.comparator, cst.Integer):
+        return None
+    if isinstance(target.operator, cst.Equal):
+        return name, int(target.comparator.value), True
+    if isinstance(target.operator, cst.NotEqual):
+        return name, int(target.comparator.value), False
+    return None
+
+
+def _raises(block: cst.BaseSuite) -> bool:
+    return any(isinstance(n, cst.Raise) for n in walk(block))
+
+
+class RankEvidence:
+    """``rank_of(name, use)``: the rank stated for ``name`` in a region holding ``use``."""
+
+    def __init__(self, parents: dict[cst.CSTNode, cst.CSTNode]) -> None:
+        self.parents = parents
+        self._by_function: dict[cst.CSTNode, dict[str, list[tuple[int, cst.CSTNode]]]] = {}
+
+    def _facts(self, function: cst.CSTNode) -> dict[str, list[tuple[int, cst.CSTNode]]]:
+        cached = self._by_function.get(function)
+        if cached is not None:
+            return cached
+        facts: dict[str, list[tuple[int, cst.CSTNode]]] = defaultdict(list)
+        for node in walk(function):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1:
+                target = node.targets[0].target
+                value = node.value
+                if (
+                    isinstance(target, (cst.Tuple, cst.List))
+                    and not any(isinstance(e, cst.StarredElement) for e in target.elements)
+                    and isinstance(value, cst.Attribute)
+                    and value.attr.value == "shape"
+                    and isinstance(value.value, cst.Name)
+                ):
+                    facts[value.value.value].append((len(target.elements), function))
+            elif isinstance(node, cst.Assert):
+                found = _rank_test(node.test)
+                if found and found[2]:
+                    facts[found[0]].append((found[1], function))
+            elif isinstance(node, cst.If):
+                found = _rank_test(node.test)
+                if found is None:
+                    continue
+                name, rank, equal = found
+                if equal:
+                    facts[name].append((rank, node.body))
+                elif _raises(node.body):
+                    facts[name].append((rank, function))
+        self._by_function[function] = facts
+        return facts
+
+    def rank_of(self, name: str, use: cst.CSTNode) -> int | None:
+        region = self.parents.get(use)
+        functions: list[cst.CSTNode] = []
+        while region is not None:
+            if isinstance(region, (cst.FunctionDef, cst.Lambda)):
+                functions.append(region)
+            region = self.parents.get(region)
+        for function in functions:  # innermost first: closures see their rule's evidence
+            for rank, holds_in in self._facts(function).get(name, []):
+                if self._inside(use, holds_in):
+                    return rank
+        return None
+
+    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        while node is not None:
+            if node is region:
+                return True
+            node = self.parents.get(node)  # type: ignore[assignment]
+        return False

@@ -1,0 +1,135 @@
+"""Facts about one module that the inference reads across functions: who calls a function of
+the module and with what, what its functions return, and what a class stores on ``self``.
+
+Collected once per module by a plain walk of the tree the second pass already has (no extra
+metadata provider), then answered on demand through the inference, so a helper's parameters take
+the kinds of its callers' arguments, ``y, lo, hi = _bounds(p)`` takes the kinds of ``_bounds``'s
+returns, and ``self.argmax`` set in ``forward`` is an array in ``backward``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis import kinds as K
+from scalarlint.analysis.kinds import Kind, Tag
+from scalarlint.analysis.syntax import is_self_attribute
+from scalarlint.analysis.tree import walk
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.inference import Inference
+
+MAX_CALL_SITES = 32  # beyond this many callers, joining their arguments costs more than it tells
+
+
+class ModuleFacts:
+    def __init__(self, module: cst.Module, parents: dict[cst.CSTNode, cst.CSTNode]) -> None:
+        self.parents = parents
+        self.calls_by_name: dict[str, list[cst.Call]] = defaultdict(list)  # f(...) and self.f(...)
+        self.returns_of: dict[cst.CSTNode, list[cst.Return]] = defaultdict(list)
+        self.self_assignments: dict[tuple[cst.ClassDef, str], list[cst.BaseExpression]] = defaultdict(list)
+        for node in walk(module):
+            if isinstance(node, cst.Call):
+                func = node.func
+                if isinstance(func, cst.Name):
+                    self.calls_by_name[func.value].append(node)
+                elif is_self_attribute(func):
+                    self.calls_by_name["self." + func.attr.value].append(node)  # type: ignore[union-attr]
+            elif isinstance(node, cst.Return):
+                owner = self.enclosing_function(node)
+                if owner is not None:
+                    self.returns_of[owner].append(node)
+            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                self._note_self_assignment(node)
+
+    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | cst.Lambda | None:
+        parent = self.parents.get(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+            parent = self.parents.get(parent)
+        return parent  # type: ignore[return-value]
+
+    def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
+        parent = self.parents.get(node)
+        while parent is not None and not isinstance(parent, cst.ClassDef):
+            parent = self.parents.get(parent)
+        return parent
+
+    def _note_self_assignment(self, node: cst.Assign | cst.AnnAssign | cst.AugAssign) -> None:
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+            value = node.value
+        else:
+            targets = [node.target]
+            value = node.value
+        if value is None:
+            return
+        for target in targets:
+            attr = is_self_attribute(target)
+            if attr is None:
+                continue
+            owner = self.enclosing_class(node)
+            if owner is not None:
+                self.self_assignments[(owner, attr)].append(value)
+
+
+class CallFacts:
+    """The questions the inference asks of ``ModuleFacts``, answered with kinds."""
+
+    def __init__(self, inf: "Inference", facts: ModuleFacts) -> None:
+        self.inf = inf
+        self.facts = facts
+
+    def argument_kind(self, func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
+        """The join of the arguments every same-module caller passes for ``param``."""
+        owner = self.facts.enclosing_class(func)
+        method = owner is not None and self.facts.parents.get(self.facts.parents.get(func)) is owner  # type: ignore[arg-type]
+        name = ("self." if method else "") + func.name.value
+        sites = self.facts.calls_by_name.get(name, [])
+        if not sites or len(sites) > MAX_CALL_SITES:
+            return None
+        ordered = list(params.params)
+        if method and ordered and ordered[0].name.value in ("self", "cls"):
+            ordered = ordered[1:]
+        if param not in ordered:
+            return None
+        position = ordered.index(param)
+        kinds: list[Kind] = []
+        for call in sites:
+            if any(a.star for a in call.args):
+                return None
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param.name.value), None)
+            if arg is None:
+                plain = [a.value for a in call.args if a.keyword is None]
+                if position >= len(plain):
+                    if param.default is None:
+                        return None
+                    continue  # the default applies
+                arg = plain[position]
+            kinds.append(self.inf.kind(arg))
+        joined = K.combine(kinds) if kinds else K.UNKNOWN
+        return joined if joined.tag is not Tag.UNKNOWN else None
+
+    def return_kind(self, func: cst.FunctionDef, path: list[int], arity: int) -> Kind:
+        """Kind of what ``func`` returns (the element at ``path`` of a returned tuple)."""
+        kinds = []
+        for ret in self.facts.returns_of.get(func, []):
+            if ret.value is None:
+                kinds.append(K.NONE)
+                continue
+            kinds.append(self.inf.unpack(ret.value, path, arity))
+        return K.combine(kinds) if kinds else K.UNKNOWN
+
+    def attribute_kind(self, node: cst.Attribute) -> Kind | None:
+        """``self.argmax`` anywhere in a class: the join of what its methods assign to it."""
+        attr = node.attr.value
+        owner = self.facts.enclosing_class(node)
+        if owner is None:
+            return None
+        values = self.facts.self_assignments.get((owner, attr))
+        if not values:
+            return None
+        joined = K.combine([self.inf.kind(v) for v in values])
+        return joined if joined.tag is not Tag.UNKNOWN else None

@@ -1,0 +1,158 @@
+"""What a function's parameters hold.
+
+In order of the evidence's strength: the framework's calling convention (chainer passes tuples of
+arrays, MyGrad a cotangent and an int), annotations, defaults, the arguments at the function's
+call sites in the same module (joined over all callers), the primal output a pullback's
+cotangent mirrors (``return y, pullback``), and last the naming conventions AD code shares
+(``axis`` is an int, ``inputs`` a tuple, ``xp`` a namespace). A parameter of a named rule with
+no other evidence is an array; one of a helper or a lambda probably is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis import kinds as K
+from scalarlint.analysis.frameworks import base as roles
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.syntax import call_name
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.inference import Inference
+
+FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "op", "loss_fn", "fwd", "bwd"})
+OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
+INDEX_TUPLE_PARAMS = frozenset({"indexes", "indices", "target_input_indexes"})
+PLURAL_ARRAY_NAME = re.compile(r"^d?[A-Za-z]s$")  # Xs, dYs, xs, gs: thinc's and jax's lists of arrays
+CONTAINER_SUFFIXES = ("_args", "_list", "_seq", "_tuple", "_meta", "_shape", "_shapes", "_dims", "_axes")
+ROLE_KINDS = {
+    roles.ARRAY: K.array(),
+    roles.ARRAYS: K.ARRAY_SEQ,
+    roles.INDEXES: K.SHAPE,
+    roles.INT: K.host_int(Origin.STRUCTURAL),
+    roles.OBJECT: K.OBJECT,
+}
+
+
+def param_kind(inf: "Inference", param: cst.Param) -> Kind:
+    params = inf.parents.get(param)
+    func = inf.parents.get(params) if params is not None else None
+    name = param.name.value
+    checked = func in inf.checked_functions
+    if name in OBJECT_PARAMS:
+        return K.OBJECT
+    if isinstance(params, cst.Parameters):
+        role = _framework_role(inf, func, params, param)
+        if role is not None:
+            return role
+        if params.star_arg is param:  # *xs: each element has the annotated type
+            if param.annotation is not None:
+                element = annotation_kind(param.annotation.annotation)
+                return K.ARRAY_SEQ if element.is_array else K.CONTAINER
+            return K.ARRAY_SEQ if checked else K.CONTAINER
+        if params.star_kwarg is param:
+            return K.CONTAINER
+    if param.annotation is not None:
+        return annotation_kind(param.annotation.annotation)
+    if param.default is not None:
+        default = inf.kind(param.default)
+        if default.tag is Tag.HOST_INT:
+            return K.host_int(Origin.STRUCTURAL)
+        if default.tag in (Tag.HOST_SCALAR, Tag.SHAPE, Tag.CONTAINER, Tag.FUNCTION, Tag.MODULE):
+            return default if not default.is_none else K.UNKNOWN
+    if isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):
+        from_callers = inf.calls.argument_kind(func, params, param)
+        if from_callers is not None:
+            return from_callers
+        cotangent = _cotangent(inf, func, params, param)
+        if cotangent is not None:
+            return cotangent
+    if name in inf.config.scalar_params:
+        return K.host_int(Origin.STRUCTURAL)
+    if name in INDEX_TUPLE_PARAMS:
+        return K.SHAPE
+    if name in inf.config.container_params or PLURAL_ARRAY_NAME.match(name):
+        return K.ARRAY_SEQ
+    if name == "args" or name.endswith(CONTAINER_SUFFIXES):
+        return K.CONTAINER
+    if name in inf.array_module_names:
+        return K.MODULE
+    if name in FUNCTION_PARAMS:
+        return K.FUNCTION
+    if not checked:
+        return K.UNKNOWN
+    named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
+    return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Parameters, param: cst.Param) -> Kind | None:
+    """The kind a framework passes in this position (``backward(self, inputs, grad_outputs)``)."""
+    target = inf.targets.get(func) if func is not None else None
+    if target is None or not target.param_roles:
+        return None
+    if params.star_arg is param:
+        return K.ARRAY_SEQ if roles.STAR_ARRAYS in target.param_roles else None
+    positional = [p for p in params.params if p.name.value not in OBJECT_PARAMS]
+    if param not in positional:
+        return None
+    position = positional.index(param)
+    if position >= len(target.param_roles) or target.param_roles[position] == roles.STAR_ARRAYS:
+        return None
+    return ROLE_KINDS[target.param_roles[position]]
+
+
+def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
+    """A pullback returned as ``return y, pullback`` takes a cotangent shaped like ``y``."""
+    if not params.params or params.params[0] is not param:
+        return None
+    outer = inf.enclosing_function(func)
+    if outer is None:
+        return None
+    for ret in inf.returns(outer):
+        value = ret.value
+        if isinstance(value, cst.Tuple) and len(value.elements) == 2:
+            last = value.elements[1].value
+            if isinstance(last, cst.Name) and last.value == func.name.value:
+                primal = inf.kind(value.elements[0].value)
+                if primal.tag is Tag.ARRAY:
+                    return K.array(primal.rank, doubt=primal.doubt)
+                if primal.tag is Tag.DEVICE_SCALAR:
+                    return K.array(0)
+    return None
+
+
+def annotation_kind(node: cst.BaseExpression) -> Kind:
+    if isinstance(node, cst.Subscript):
+        head = call_name(node.value) or []
+        last = head[-1] if head else ""
+        if last == "Optional" and node.slice:
+            inner = node.slice[0].slice
+            if isinstance(inner, cst.Index):
+                return annotation_kind(inner.value)
+        if last in ("tuple", "Tuple", "list", "List", "Sequence", "dict", "Dict", "Mapping", "Iterable"):
+            return K.CONTAINER
+        if last in ("NDArray", "ndarray", "Array", "Tensor"):
+            return K.array()
+        return K.UNKNOWN
+    if isinstance(node, cst.BinaryOperation):  # X | None
+        left, right = annotation_kind(node.left), annotation_kind(node.right)
+        return left if right.tag is Tag.UNKNOWN or right.is_none else K.combine([left, right])
+    parts = call_name(node) or []
+    last = parts[-1] if parts else (node.value if isinstance(node, cst.SimpleString) else "")
+    if last == "int":
+        return K.host_int(Origin.PARAM)
+    if last in ("float", "bool", "str", "complex", "None", "dtype", "DType"):
+        return K.HOST_SCALAR
+    if last in ("tuple", "Tuple", "list", "List", "Sequence", "dict", "Dict", "Mapping", "Shape"):
+        return K.CONTAINER
+    if last in ("ndarray", "NDArray", "Array", "ArrayLike", "Tensor", "Variable", "ArrayType", "Floats1d",
+                "Floats2d", "Floats3d", "Floats4d", "FloatsXd", "Ints1d", "Ints2d"):
+        rank = None
+        for dims in ("1d", "2d", "3d", "4d"):
+            if last.endswith(dims):
+                rank = int(dims[0])
+        return K.array(rank)
+    return K.UNKNOWN

@@ -1,0 +1,48 @@
+"""Small readings of libcst syntax shared by the inference, the checks and the fixers."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+def call_name(func: cst.BaseExpression) -> list[str] | None:
+    """``xp.linalg.norm`` -> ["xp", "linalg", "norm"]; None for anything but a dotted name."""
+    parts: list[str] = []
+    while isinstance(func, cst.Attribute):
+        parts.append(func.attr.value)
+        func = func.value
+    if isinstance(func, cst.Name):
+        parts.append(func.value)
+        return list(reversed(parts))
+    return None
+
+
+def keyword(call: cst.Call, name: str) -> cst.Arg | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def positional(call: cst.Call) -> list[cst.BaseExpression]:
+    return [a.value for a in call.args if a.keyword is None and not a.star]
+
+
+def is_range_name(parts: list[str] | None) -> bool:
+    """``range``, ``xrange`` and ``six.moves.range`` (old AD code bases still use it)."""
+    return bool(parts) and parts[-1] in ("range", "xrange") and parts[:-1] in ([], ["six", "moves"], ["moves"], ["builtins"])  # type: ignore[index]
+
+
+def is_range(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and is_range_name(call_name(node.func))
+
+
+def is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def is_self_attribute(node: cst.BaseExpression) -> str | None:
+    """``self.argmax`` -> "argmax"."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
