@@ -22,6 +22,7 @@ from libcst.metadata import Assignment, BaseAssignment, Scope
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, NAMESPACE_FACTORIES, array_function, array_method
 from scalarlint.analysis.evidence import RankEvidence
+from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.kinds import Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
@@ -61,8 +62,10 @@ class Inference:
         self._facts: ModuleFacts | None = None
         self._calls: CallFacts | None = None
         self.evidence = RankEvidence(parents)  # type: ignore[arg-type]
+        self.flow = Reaching(parents)  # type: ignore[arg-type]
         self._memo: dict[int, Kind] = {}
         self._in_progress: set[int] = set()
+        self.cache: dict[tuple[str, cst.CSTNode], object] = {}  # per-function facts of other modules
 
     # -- public ------------------------------------------------------------------------
     def kind(self, node: cst.BaseExpression) -> Kind:
@@ -166,9 +169,10 @@ class Inference:
         kind = self.kind(node)
         return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT
 
-    def range_over_data(self, call: cst.Call) -> bool:
-        """``range(len(x))``, ``range(x.shape[0])``, ``range(n)`` with an int parameter ``n``."""
-        return any(self.kind(a).origin >= Origin.PARAM and self.kind(a).is_host_int for a in positional(call))
+    def range_over_data(self, call: cst.Call, least: Origin = Origin.PARAM) -> bool:
+        """``range(len(x))``, ``range(x.shape[0])``, ``range(n)`` with an int parameter ``n``
+        (``least=Origin.SIZE``: also ``range(H)`` with ``B, C, H, W = x.shape``)."""
+        return any(self.kind(a).origin >= least and self.kind(a).is_host_int for a in positional(call))
 
     # -- dispatch ------------------------------------------------------------------------
     def _infer(self, node: cst.BaseExpression) -> Kind:
@@ -201,6 +205,7 @@ class Inference:
         referents = self._referents(node, scope)
         if not referents:
             return K.MODULE if node.value in self.array_module_names else K.UNKNOWN
+        referents = self.flow.reaching(node, referents)
         kind = K.combine([self._assignment_kind(r, node, scope) for r in referents])
         if kind.tag is Tag.ARRAY and kind.rank is None:
             rank = self.evidence.rank_of(node.value, node)
@@ -289,7 +294,7 @@ class Inference:
             if container.tag is Tag.SHAPE and arity >= 2:
                 # B, C, H, W = x.shape: sizes of the axes of a multi-dimensional array; an
                 # index below one of them picks a slab, not an element.
-                return K.host_int(Origin.STRUCTURAL)
+                return K.host_int(Origin.SIZE)
             if isinstance(value, cst.Subscript) and container.is_device and not container.doubt and arity >= 2:
                 return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)  # x0, y0, x1, y1 = rois[i]: a row's elements
             return _element_of(container)
@@ -320,8 +325,8 @@ class Inference:
         if container.tag is Tag.ARRAY:
             if container.rank is not None and container.rank >= 2:
                 element = K.array(container.rank - 1)
-            else:
-                element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT if container.rank == 1 else Origin.LITERAL)
+            else:  # an element; or a row used as one (rank unknown): only scalar uses act on it
+                element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)
             return element if not path else K.UNKNOWN
         element = _element_of(container)
         return element if not path else (K.array() if element.is_array else K.UNKNOWN)
@@ -452,6 +457,9 @@ class Inference:
             return K.host_int(Origin.STRUCTURAL)
         if name in ("float", "bool", "complex", "str", "repr", "isinstance", "hasattr", "callable"):
             return K.HOST_SCALAR
+        if name == "next" and args and isinstance(args[0], cst.GeneratorExp):
+            found = self.kind(args[0].elt)  # next(j for j in range(n) if x[j] > 0): a searched index
+            return K.host_int(max(found.origin, Origin.DATA)) if found.is_host_int else K.UNKNOWN
         if name in ("tuple", "list"):
             if args:
                 inner = self.kind(args[0])
@@ -465,7 +473,7 @@ class Inference:
             if kinds and all(k.is_host_int for k in kinds):
                 return K.combine(kinds)
             if len(kinds) == 1 and kinds[0].tag is Tag.SHAPE:
-                return K.host_int(kinds[0].origin)
+                return K.host_int(max(kinds[0].origin, Origin.SIZE))
             if name == "abs" and kinds and kinds[0].is_device:
                 return kinds[0]
             scalars = [k for k in kinds if k.tag is Tag.DEVICE_SCALAR]

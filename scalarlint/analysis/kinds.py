@@ -30,8 +30,11 @@ class Origin(enum.IntEnum):
 
     LITERAL = 0
     STRUCTURAL = 1  # ndim, small counts, lengths of Python containers
-    PARAM = 2  # an integer parameter of the rule
-    DATA = 3  # derived from a data size (len(x), x.shape[k], x.size) or a search over data
+    SIZE = 2  # one axis size of a multi-dimensional shape (``B, C, H, W = x.shape``): loops
+    #           over it run once per row or per element, but an index below it is no element
+    #           of an array of unknown rank (a batch slab)
+    PARAM = 3  # an integer parameter of the rule
+    DATA = 4  # derived from a data size (len(x), x.shape[k], x.size) or a search over data
 
 
 class Doubt(enum.IntEnum):

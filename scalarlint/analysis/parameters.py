@@ -19,6 +19,7 @@ from scalarlint.analysis import kinds as K
 from scalarlint.analysis.frameworks import base as roles
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference import Inference
@@ -70,7 +71,7 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         cotangent = _cotangent(inf, func, params, param)
         if cotangent is not None:
             return cotangent
-    if name in inf.config.scalar_params:
+    if name in inf.config.scalar_params and not _used_as_array(inf, func, name):
         return K.host_int(Origin.STRUCTURAL)
     if name in INDEX_TUPLE_PARAMS:
         return K.SHAPE
@@ -86,6 +87,25 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.UNKNOWN
     named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+ARRAY_USES = frozenset({"shape", "dtype", "ndim", "size", "T"})
+
+
+def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:
+    """``p.shape[0]``, ``p.dtype``: a parameter named like a scalar (``p``, ``n``, ``k``) that
+    the function treats as an array (polynomial coefficients, not a norm's order)."""
+    if func is None:
+        return False
+    uses = inf.cache.get(("array-uses", func))
+    if uses is None:
+        uses = {
+            node.value.value
+            for node in walk(func)
+            if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES and isinstance(node.value, cst.Name)
+        }
+        inf.cache[("array-uses", func)] = uses
+    return name in uses  # type: ignore[operator]
 
 
 def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Parameters, param: cst.Param) -> Kind | None:

@@ -59,6 +59,10 @@ class CheckContext:
         for sub in walk(node):
             self.claimed.add(id(sub))
 
+    def claim_node(self, node: cst.CSTNode) -> None:
+        """Claim ``node`` itself, not what is inside it (a search loop is not also an element loop)."""
+        self.claimed.add(id(node))
+
     def is_claimed(self, node: cst.CSTNode) -> bool:
         return id(node) in self.claimed
 
@@ -121,6 +125,28 @@ class CheckContext:
         if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child:
             return True
         return False
+
+
+def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript]:
+    """Subscripts in ``body`` that read or write one element of a device array (nested
+    functions excluded: they run when called, not per iteration)."""
+    found: list[cst.Subscript] = []
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and node is not body:
+            continue
+        if isinstance(node, cst.Subscript):
+            parent = ctx.parents.get(node)
+            converted = isinstance(parent, cst.Arg) and _is_converter_call(ctx.parents.get(parent))
+            if ctx.inference.selects_element(node, converted=converted):
+                found.append(node)
+        stack.extend(reversed(node.children))
+    return found
+
+
+def _is_converter_call(node: cst.CSTNode | None) -> bool:
+    return isinstance(node, cst.Call) and call_name(node.func) in (["int"], ["float"], ["bool"], ["complex"])
 
 
 def element_finding(code: str, node: cst.Subscript, ctx: CheckContext, action: str, in_loop: str, once: str, remedy: str) -> Finding:

@@ -6,10 +6,10 @@ from typing import Iterable
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Doubt, least_doubt
 import libcst.matchers as m
 
-from scalarlint.analysis.inference import call_name, is_range_name, positional
+from scalarlint.analysis.kinds import Doubt, least_doubt
+from scalarlint.analysis.syntax import call_name, is_range_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.diagnostics import Severity
 
@@ -20,14 +20,15 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 findfirst/findlast written in Python inside an AD rule:
-- a `for i in range(...)` loop whose body tests an element (`if abs(x[i]) == y:`) and then
-  remembers `i`, `break`s or `return`s;
+- a `for i in range(...)` loop (or `for i, v in enumerate(x)`) whose body tests an element
+  (`if abs(x[i]) == y:`, `if v == m:`) and then remembers `i`, `break`s or `return`s;
 - a `while` loop stepping an index while it tests elements;
 - `next(i for i in range(n) if x[i] == m)`, `[i for i in ... if ...][-1]`, `max(i for ...)`;
 - `xp.flatnonzero(mask)[-1]`, `xp.nonzero(mask)[0][0]`, `xp.where(mask)[0][-1]`.
 
 ## Why it hurts on a GPU
 Every iteration reads one element: a kernel launch and a device-to-host sync **per element**
+(the element reads in the test are reported too, as SL101)
 (the Julia report that started this project: `findlast` in ChainRules' `norm(x, Inf)`
 pullback fails with "Scalar indexing is disallowed"). The `nonzero` forms sync once but
 produce a data-dependent shape, which strict backends and graph capture reject.
@@ -75,6 +76,9 @@ def _loop_index(node: cst.For, ctx: CheckContext) -> tuple[str, bool] | None:
     """The loop variable and whether the loop runs backwards, for loops over element indices."""
     it = node.iter
     reverse = False
+    enumerated = _enumerate_scan(node, ctx)
+    if enumerated is not None:
+        return enumerated, False
     if isinstance(it, cst.Call) and call_name(it.func) == ["reversed"] and positional(it):
         it, reverse = positional(it)[0], True
     if not (isinstance(it, cst.Call) and is_range_name(call_name(it.func)) and isinstance(node.target, cst.Name)):
@@ -85,14 +89,32 @@ def _loop_index(node: cst.For, ctx: CheckContext) -> tuple[str, bool] | None:
     return node.target.value, reverse
 
 
-def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> list[cst.Subscript]:
+def _enumerate_scan(node: cst.For, ctx: CheckContext) -> str | None:
+    """``for i, v in enumerate(x)`` over a device array: the index name (tests read ``v``)."""
+    it = node.iter
+    target = node.target
+    if not (isinstance(it, cst.Call) and call_name(it.func) == ["enumerate"] and positional(it)):
+        return None
+    if not (isinstance(target, cst.Tuple) and len(target.elements) == 2):
+        return None
+    index, value = (e.value for e in target.elements)
+    if not (isinstance(index, cst.Name) and isinstance(value, cst.Name)):
+        return None
+    if not ctx.inference.kind(positional(it)[0]).is_array:
+        return None
+    return index.value
+
+
+def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> list[cst.CSTNode]:
     """Element reads of device arrays in ``expr`` whose index uses ``index_name``."""
-    found: list[cst.Subscript] = []
+    found: list[cst.CSTNode] = []
     for sub in m.findall(expr, m.Subscript()):
         assert isinstance(sub, cst.Subscript)
         names = {n.value for n in m.findall(sub.slice[0], m.Name())} if sub.slice else set()  # type: ignore[arg-type]
         if index_name in names and ctx.inference.selects_element(sub):
             found.append(sub)
+    if not found:  # enumerate scans test the element itself: ``if v == m``
+        found = [n for n in m.findall(expr, m.Name()) if ctx.inference.is_element_value(n)]  # type: ignore[misc]
     return found
 
 
@@ -124,8 +146,8 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
             continue
         last = (reverse and leaves) or (not reverse and not leaves)
         style = "findlast" if last else "findfirst"
-        ctx.claim(branch.test)
-        array = short(ctx, reads[0].value)
+        ctx.claim_node(node)
+        array = short(ctx, getattr(reads[0], "value", reads[0]))
         yield Finding(
             INFO.code,
             node,
@@ -143,7 +165,7 @@ def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
         assert isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name)
         reads = _element_reads(node.test, step.target.value, ctx)
         if reads:
-            ctx.claim(node.test)
+            ctx.claim_node(node.test)
             style = "findlast" if isinstance(step.operator, cst.SubtractAssign) else "findfirst"
             yield Finding(
                 INFO.code,
@@ -175,13 +197,12 @@ def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContex
     reads = [r for cond in comp.ifs for r in _element_reads(cond.test, comp.target.value, ctx)]
     if not reads:
         return None
-    for cond in comp.ifs:
-        ctx.claim(cond)
+    ctx.claim_node(comp)
     style = "findlast" if last else "findfirst"
     return Finding(
         INFO.code,
         report,
-        f"{style}-style search over `{short(ctx, reads[0].value)}` in a generator: one sync per element; "
+        f"{style}-style search over `{short(ctx, getattr(reads[0], 'value', reads[0]))}` in a generator: one sync per element; "
         "use `xp.argmax(mask)` on the device",
         Severity.ERROR,
         data={"style": style, "index": comp.target.value},

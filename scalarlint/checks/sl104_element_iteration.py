@@ -6,11 +6,9 @@ from typing import Iterable
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Doubt
-
-from scalarlint.analysis.inference import call_name, positional
-from scalarlint.analysis.kinds import Tag
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.analysis.kinds import Doubt, Origin, Tag
+from scalarlint.analysis.syntax import call_name, is_range_name, positional
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_accesses, short
 from scalarlint.diagnostics import Severity
 
 INFO = CheckInfo(
@@ -23,6 +21,13 @@ Python-level iteration over a device array inside an AD rule: `for v in x`,
 `enumerate(x)`/`zip(x, y)` over arrays, comprehensions over arrays, `*x` unpacking, and
 the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`, `filter`,
 `iter` applied to an array.
+
+Element loops too: `for i in range(x.size)`, `range(len(x))`, `range(n)` with `n` from a
+shape, `np.ndindex(x.shape)`, and comprehensions over them, whose body reads or writes single
+elements. They are reported once, at the loop header, naming the arrays; the element accesses
+inside keep their own findings (SL101, SL102, SL105). Loops over axes, layers, kernel taps or
+other small structural counts, and loops whose body handles rows or slabs, are not element
+loops.
 
 ## Why it hurts on a GPU
 Iterating a CuPy or PyTorch CUDA array yields one 0-d (or row) view per element: a kernel
@@ -74,6 +79,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 "use vectorized array operations",
                 Severity.ERROR,
             )
+            return
+        yield from _element_loop(node, ctx)
         return
     if isinstance(node, cst.Assign):
         yield from _unpacking(node, ctx)
@@ -108,6 +115,55 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 data={"builtin": name[0]},
             )
             return
+
+
+def _counts_elements(iterable: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``range(...)`` bounded by a data size, ``reversed`` of one, ``ndindex(...)`` of sizes."""
+    if not isinstance(iterable, cst.Call):
+        return False
+    parts = call_name(iterable.func)
+    args = positional(iterable)
+    if parts == ["reversed"] and args:
+        return _counts_elements(args[0], ctx)
+    if is_range_name(parts):
+        return ctx.inference.range_over_data(iterable, least=Origin.SIZE)
+    if parts and parts[-1] in ("ndindex", "nditer") and args:
+        return True
+    return False
+
+
+def _element_loop(node: cst.For | cst.CompFor, ctx: CheckContext) -> Iterable[Finding]:
+    """A loop over data sizes whose body touches single elements: one trip per element."""
+    if not _counts_elements(node.iter, ctx):
+        return
+    body: cst.CSTNode = node.body if isinstance(node, cst.For) else ctx.parents.get(node, node)
+    accesses = element_accesses(body, ctx)
+    if isinstance(node, cst.CompFor):
+        accesses = [a for a in accesses if not _inside(a, node.iter, ctx)]
+    if not accesses:
+        return
+    names = []
+    for access in accesses:
+        name = short(ctx, access.value, 20)
+        if name not in names:
+            names.append(name)
+    shown = ", ".join(f"`{n}`" for n in names[:3]) + (", ..." if len(names) > 3 else "")
+    yield Finding(
+        INFO.code,
+        node,
+        f"element loop over {shown}: runs once per element, each trip a kernel launch and often a sync; "
+        "write it as whole-array operations",
+        Severity.ERROR,
+        data={"element_loop": True},
+    )
+
+
+def _inside(node: cst.CSTNode, region: cst.CSTNode, ctx: CheckContext) -> bool:
+    while node is not None:
+        if node is region:
+            return True
+        node = ctx.parents.get(node)  # type: ignore[assignment]
+    return False
 
 
 def _replacement(builtin: str) -> str:

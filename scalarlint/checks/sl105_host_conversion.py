@@ -6,8 +6,9 @@ from typing import Iterable
 
 import libcst as cst
 
-from scalarlint.analysis.inference import call_name, positional
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.syntax import call_name, positional
+from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 
 INFO = CheckInfo(
@@ -17,8 +18,11 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
-`x[i].item()`; whole-array transfers to the host: `x.tolist()`, `x.get()`,
-`cupy.asnumpy(x)`, `x.cpu()`, `x.numpy()`.
+`x[i].item()`, and the same of a value computed from an element (`lo = rois[n, 0] * s;
+int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
+an element used as a slice bound (`x[start:start + length]`); whole-array transfers to the
+host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`.
+One conversion of a reduction result (`float(loss)`, `int(xp.argmax(x))`) is SL107's, opt-in.
 
 ## Why it hurts on a GPU
 Converting device data to a Python value copies it to the host and waits for every queued
@@ -39,22 +43,29 @@ reduction result. If the conversion is intended and happens once, mark it with
 """,
 )
 
-NODE_TYPES = (cst.Call,)
+NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
 
 CONVERTERS = frozenset({"float", "int", "bool", "complex"})
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"})
-TRANSFER_FUNCTIONS = frozenset({"asnumpy"})
+TRANSFER_FUNCTIONS = frozenset({"asnumpy", "to_numpy"})
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
-    assert isinstance(node, cst.Call)
     if ctx.is_claimed(node):
         return
+    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+        yield from _tested_element(node, ctx)
+        return
+    if isinstance(node, cst.Subscript):
+        yield from _element_bounds(node, ctx)
+        return
+    assert isinstance(node, cst.Call)
     name = call_name(node.func)
     args = positional(node)
     if name is not None and len(name) == 1 and name[0] in CONVERTERS and len(args) == 1:
         inner = args[0]
-        if isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True):
+        element = isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True)
+        if element or ctx.inference.is_element_value(inner):
             ctx.claim(inner)
             yield Finding(
                 INFO.code,
@@ -63,6 +74,10 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 "keep it on the device (size-1 slice) or use `allow_scalar()`",
                 ctx.severity_for(node),
             )
+        return
+    if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
+        if ctx.inference.kind(args[0]).is_array and not ctx.inference.kind(args[0]).doubt:
+            yield Finding(INFO.code, node, f"`{name[-1]}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
         return
     if isinstance(node.func, cst.Attribute):
         attr = node.func.attr.value
@@ -87,3 +102,49 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     func = ctx.inference.module_call(node)
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+def _tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> Iterable[Finding]:
+    """``if length <= 0:`` where ``length`` is one element: Python waits for it (a sync).
+    A test that reads the element itself (``if x[i] > 0:``) is SL101's finding."""
+    test = node.test
+    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx):
+        return
+    if any(isinstance(n, cst.Subscript) and ctx.inference.selects_element(n) for n in walk(test)):
+        return
+    ctx.claim_node(test)
+    yield Finding(
+        INFO.code,
+        test,
+        f"the test `{short(ctx, test)}` reads an array element on the host: a device sync"
+        + (" per element" if ctx.in_data_loop(node) else ""),
+        ctx.severity_for(node),
+    )
+
+
+def _is_element_operand(test: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``a and b``, ``not a``: one operand an element test is enough."""
+    if isinstance(test, cst.BooleanOperation):
+        return any(ctx.inference.is_element_value(t) or _is_element_operand(t, ctx) for t in (test.left, test.right))
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return ctx.inference.is_element_value(test.expression)
+    return False
+
+
+def _element_bounds(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
+    """``x[start:start + length]`` with ``length`` an element: slicing needs host ints (a sync)."""
+    if not ctx.inference.kind(node.value).is_device:
+        return
+    for element in node.slice:
+        bound = element.slice
+        if not isinstance(bound, cst.Slice):
+            continue
+        for part in (bound.lower, bound.upper, bound.step):
+            if part is not None and ctx.inference.is_element_value(part):
+                yield Finding(
+                    INFO.code,
+                    node,
+                    f"the slice bound `{short(ctx, part)}` is an array element: slicing needs it on the host (a sync)",
+                    ctx.severity_for(node),
+                )
+                return

@@ -45,7 +45,8 @@ NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Assert)
 
 
 def _is_device(expr: cst.BaseExpression, ctx: CheckContext) -> bool:
-    return ctx.inference.kind(expr).tag in (Tag.DEVICE_SCALAR, Tag.ARRAY)
+    """A device value, but not one element of an array (that conversion is SL105's)."""
+    return ctx.inference.kind(expr).tag in (Tag.DEVICE_SCALAR, Tag.ARRAY) and not ctx.inference.is_element_value(expr)
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:

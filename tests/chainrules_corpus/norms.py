@@ -71,7 +71,7 @@ def rrule_normp(x, p):
         n = v.shape[0]
         for i in range(n):  # expect: SL104
             a = v[i]  # expect: SL101
-            if a == 0:
+            if a == 0:  # expect: SL105
                 dv[i] = 0.0  # expect: SL102
             else:
                 dv[i] = dy * xp.sign(a) * (abs(a) / y) ** (p - 1)  # expect: SL102
@@ -99,7 +99,7 @@ def rrule_normalize(x):
     def normalize_pullback(dy):
         s = 0.0
         for i in range(len(x)):  # expect: SL104
-            s += float(y[i] * dy[i])  # expect: SL105 SL101
+            s += float(y[i] * dy[i])  # expect: SL105
         return ((dy - s * y) / nrm,)
 
     return y, normalize_pullback

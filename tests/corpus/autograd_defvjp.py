@@ -17,7 +17,7 @@ def make_grad_max(ans, x):
     def vjp(g):
         out = anp.zeros_like(x)
         for i in range(len(x)):  # expect: SL103
-            if x[i] == ans:
+            if x[i] == ans:  # expect: SL101
                 out[i] = g  # expect: SL102
                 break
         return out

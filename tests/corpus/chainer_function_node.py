@@ -26,7 +26,7 @@ class Max(function_node.FunctionNode):
         x = inputs[0]
         gy = grad_outputs[0]
         gx = numpy.zeros_like(x)
-        for n in range(x.size):
+        for n in range(x.size):  # expect: SL104
             gx[n] = gy * x[n]  # expect: SL102 SL101
         mask = x > 0
         gx[mask] = 0  # expect: SL106

@@ -9,7 +9,7 @@ def rrule_norm_inf(x):
     def pullback(dy):
         i = -1
         for j in range(len(x)):  # expect: SL103
-            if abs(x[j]) == y:
+            if abs(x[j]) == y:  # expect: SL101
                 i = j
         dx = xp.zeros_like(x)
         dx[i] = xp.sign(x[i]) * dy  # expect: SL102 SL101
@@ -23,7 +23,7 @@ def rrule_maximum(x):
     n = x.shape[0]
     best = 0
     for k in range(1, n):  # expect: SL103
-        if x[k] > x[best]:
+        if x[k] > x[best]:  # expect: SL101
             best = k
     y = x[best]  # expect: SL101
 
@@ -42,7 +42,7 @@ def rrule_cumsum(x):
     def pullback(dy):
         dx = xp.zeros_like(x)
         acc = 0.0
-        for k in reversed(range(len(x))):
+        for k in reversed(range(len(x))):  # expect: SL104
             acc = acc + dy[k]  # expect: SL101
             dx[k] = acc  # expect: SL102
         return (dx,)
@@ -62,13 +62,13 @@ def rrule_prod(x):
 
 def rrule_first_positive(x):
     xp = array_namespace(x)
-    i = next(k for k in range(len(x)) if x[k] > 0)  # expect: SL103
+    i = next(k for k in range(len(x)) if x[k] > 0)  # expect: SL103 SL101
     j = xp.flatnonzero(x > 0)[-1]  # expect: SL103
 
     def pullback(dy):
         return (dy * xp.ones_like(x), float(x[0]))  # expect: SL105
 
-    return x[i:j], pullback
+    return x[i:j], pullback  # expect: SL105
 
 
 def rrule_good_norm_inf(x):

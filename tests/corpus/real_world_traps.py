@@ -58,7 +58,7 @@ class SpatialSampler(function_node.FunctionNode):
     def backward_cpu(self, inputs, gy):
         rois, roi_indices = inputs[1:]
         n_rois = rois.shape[0]
-        for i_roi in range(n_rois):
+        for i_roi in range(n_rois):  # expect: SL104
             ymin, xmin, ymax, xmax = rois[i_roi]  # expect: SL104
         return gy
 

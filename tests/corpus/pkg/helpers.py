@@ -4,7 +4,7 @@
 def last_nonzero(x):
     n = len(x)
     for i in reversed(range(n)):  # expect: SL103
-        if x[i] != 0:
+        if x[i] != 0:  # expect: SL101
             return i
     return -1
 

@@ -1,0 +1,97 @@
+"""Which assignments of a name can reach a use: libcst's scopes answer "all of them"; this cuts
+the ones an unconditional rebinding kills.
+
+``x = xp.reshape(x, (-1,))`` is everywhere in AD code (so are ``gy = gy[0]`` and
+``x = x.data``): for a use after it in the same block, only the rebinding reaches, so ``x`` has
+rank 1 there, not "rank 1 or whatever the parameter was". The rule is a cheap dominance test,
+not a data-flow analysis: an assignment statement dominates a use when the use lies later in the
+same block (or nested inside a later statement of it). Assignments between the dominating one
+and the use (conditional ones) still reach; so does everything when the use sits in a loop that
+also assigns the name (the value is carried around the loop).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import libcst as cst
+from libcst.metadata import Assignment, BaseAssignment
+
+BLOCKS = (cst.IndentedBlock, cst.Module)
+LOOPS = (cst.For, cst.While)
+
+
+class Reaching:
+    def __init__(self, parents: dict[cst.CSTNode, cst.CSTNode]) -> None:
+        self.parents = parents
+        self._order: dict[int, int] = {}
+
+    def _ordinal(self, node: cst.CSTNode) -> int:
+        """Pre-order position of ``node`` in its module (computed once, on first need)."""
+        if not self._order:
+            root = node
+            while root in self.parents:
+                root = self.parents[root]
+            stack = [root]
+            counter = 0
+            while stack:
+                current = stack.pop()
+                self._order[id(current)] = counter
+                counter += 1
+                stack.extend(reversed(current.children))
+        return self._order.get(id(node), -1)
+
+    def _statement(self, node: cst.CSTNode) -> tuple[cst.CSTNode, cst.CSTNode] | None:
+        """The statement holding ``node`` and the block that holds that statement."""
+        child, parent = node, self.parents.get(node)
+        while parent is not None and not isinstance(parent, BLOCKS):
+            child, parent = parent, self.parents.get(parent)
+        return (child, parent) if parent is not None else None
+
+    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        while node is not None:
+            if node is region:
+                return True
+            node = self.parents.get(node)  # type: ignore[assignment]
+        return False
+
+    def reaching(self, use: cst.Name, referents: Sequence[BaseAssignment]) -> Sequence[BaseAssignment]:
+        if len(referents) < 2 or not all(isinstance(r, Assignment) for r in referents):
+            return referents
+        here = self._ordinal(use)
+        before = [r for r in referents if self._ordinal(r.node) < here]
+        if not before:
+            return referents
+        dominating = None
+        for ref in sorted(before, key=lambda r: self._ordinal(r.node), reverse=True):
+            if isinstance(ref.node, cst.Param):
+                dominating = ref  # parameters hold from the start of the function
+                break
+            found = self._statement(ref.node)
+            if found is None:
+                continue
+            statement, block = found
+            if not isinstance(statement, (cst.SimpleStatementLine,)):
+                continue  # for-targets, with-items, defs: bound per iteration or conditionally
+            if self._inside(use, block) and not self._inside(use, statement):
+                dominating = ref
+                break
+        if dominating is None:
+            return referents
+        start = self._ordinal(dominating.node)
+        kept = [r for r in referents if start <= self._ordinal(r.node) < here]
+        later = [r for r in referents if self._ordinal(r.node) >= here]
+        loop = self._enclosing_loop(use, stop=dominating.node)
+        if loop is not None and any(self._inside(r.node, loop) for r in later):
+            kept += [r for r in later if self._inside(r.node, loop)]  # carried around the loop
+        return kept
+
+    def _enclosing_loop(self, node: cst.CSTNode, stop: cst.CSTNode) -> cst.CSTNode | None:
+        """The outermost loop around ``node`` that does not also hold ``stop``."""
+        found = None
+        parent = self.parents.get(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+            if isinstance(parent, LOOPS) and not self._inside(stop, parent):
+                found = parent
+            parent = self.parents.get(parent)
+        return found
