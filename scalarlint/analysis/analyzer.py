@@ -178,7 +178,7 @@ class FileAnalyzer:
         self.module.visit(collector)
         keys = collector.keys
         label_of = {node: targets[key] for node, key in keys.items() if key in targets}
-        rules = {node for node, target in label_of.items() if not target.is_helper and not target.registered}
+        rules = {node for node, target in label_of.items() if not (target.is_helper or target.registered or target.forward)}
         inference = Inference(self.config, self.scopes, self.parents, set(label_of), rules, label_of, self.module)  # type: ignore[arg-type]
         self.context = CheckContext(inference=inference, parents=self.parents, function=self.module, source_of=self.module.code_for_node)  # type: ignore[arg-type]
         walker = _Walker(self, label_of)

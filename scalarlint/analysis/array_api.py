@@ -87,9 +87,9 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
     if name in LIKE and arg_kinds:
         first = arg_kinds[0]
         if first.is_device:
-            return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like")
+            return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like", first.doubt)
         if name in ("asarray", "array") and first.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
-            return K.DEVICE_SCALAR
+            return K.Kind(Tag.DEVICE_SCALAR, doubt=Doubt.PYTHON_DATA)
         if name in ("asarray", "array") and first.tag is Tag.SHAPE:
             return K.SHAPE  # host bookkeeping on shapes
         # Built from Python data: an array, but often a host one (index lists, shapes).

@@ -16,6 +16,7 @@ from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closure
 from scalarlint.config import Config
 
 MAX_DEPTH = 12
+FORWARD_REASON = "(forward)"
 
 
 class ClassTable:
@@ -98,6 +99,6 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
                     continue
                 function.param_roles = convention.params.get(method, ())
                 if not function.is_rule:
-                    what = "rule" if is_rule else "forward"
-                    function.is_rule, function.reason = True, f"{method} ({what}) of {qual}"
+                    function.is_rule = True
+                    function.reason = f"{method} of {qual} " + ("(rule)" if is_rule else FORWARD_REASON)
         propagate_closures(index)

@@ -167,7 +167,7 @@ class Inference:
     def is_element_value(self, node: cst.BaseExpression) -> bool:
         """A 0-d device value that is one element of an array (not a reduction result)."""
         kind = self.kind(node)
-        return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT
+        return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt
 
     def range_over_data(self, call: cst.Call, least: Origin = Origin.PARAM) -> bool:
         """``range(len(x))``, ``range(x.shape[0])``, ``range(n)`` with an int parameter ``n``
@@ -326,7 +326,7 @@ class Inference:
             if container.rank is not None and container.rank >= 2:
                 element = K.array(container.rank - 1)
             else:  # an element; or a row used as one (rank unknown): only scalar uses act on it
-                element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)
+                element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)
             return element if not path else K.UNKNOWN
         element = _element_of(container)
         return element if not path else (K.array() if element.is_array else K.UNKNOWN)

@@ -109,7 +109,7 @@ def combine(kinds: list[Kind]) -> Kind:
             doubt=Doubt(min(k.doubt for k in real)),
         )
     if tags == {Tag.ARRAY, Tag.DEVICE_SCALAR}:
-        return array()
+        return array(doubt=Doubt(min(k.doubt for k in real)))
     if tags == {Tag.HOST_INT, Tag.HOST_SCALAR}:
         return HOST_SCALAR
     return UNKNOWN

@@ -83,8 +83,8 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.MODULE
     if name in FUNCTION_PARAMS:
         return K.FUNCTION
-    if not checked:
-        return K.UNKNOWN
+    if not checked or (isinstance(params, cst.Parameters) and param in params.kwonly_params):
+        return K.UNKNOWN  # keyword-only parameters configure a rule; its arrays come positionally
     named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
 

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from scalarlint.analysis.discovery import mark_rule_methods
+from scalarlint.analysis.discovery import FORWARD_REASON, mark_rule_methods
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.config import Config
 
@@ -25,6 +25,7 @@ class Target:
     is_helper: bool
     registered: bool = False  # found through defvjp & co: its parameters may be tuples
     param_roles: tuple[str, ...] = ()  # what a framework passes to its positional parameters
+    forward: bool = False  # the forward of a class rule: its parameters mix arrays and settings
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -105,7 +106,10 @@ class Project:
                 label = display_key(index, key)
                 entry = index.functions[key]
                 registered = entry.reason == "passed to defvjp"
-                out[index.path][key] = Target(rule=label, is_helper=False, registered=registered, param_roles=entry.param_roles)
+                out[index.path][key] = Target(
+                    rule=label, is_helper=False, registered=registered, param_roles=entry.param_roles,
+                    forward=entry.reason.endswith(FORWARD_REASON),
+                )
                 queue.append((index, key, label, index.module))
         if scope_all:
             for index in self.indexes:
