@@ -94,8 +94,10 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
                 function = index.functions.get(f"{qual}.{method}")
                 if function is None:
                     continue
-                is_rule = method in convention.rule_methods or method.startswith(convention.rule_method_prefixes or ("\0",))
-                if not is_rule and method not in convention.forward_methods:
+                prefixes = convention.rule_method_prefixes
+                is_rule = method in convention.rule_methods or bool(prefixes) and method.startswith(prefixes)
+                partner = any(p + method in entry.methods for p in prefixes)  # reduce_max of backprop_reduce_max
+                if not is_rule and method not in convention.forward_methods and not partner:
                     continue
                 function.param_roles = convention.params.get(method, ())
                 if not function.is_rule:

@@ -116,12 +116,15 @@ class Inference:
         parts = call_name(call.func)
         if not parts or len(parts) < 2:
             return None
+        prefixes: list[cst.BaseExpression] = []
         head = call.func
         while isinstance(head, cst.Attribute):
             head = head.value
-        if not self.is_array_module(head):
-            return None
-        return ".".join(parts[1:])
+            prefixes.append(head)
+        for depth, prefix in enumerate(reversed(prefixes), start=1):  # np.linalg.norm, cuda.cupy.empty
+            if self.is_array_module(prefix):
+                return ".".join(parts[depth:])
+        return None
 
     def index_kinds(self, node: cst.Subscript) -> list[Kind] | None:
         """Kinds of the index elements; None when any element is a slice, ``...`` or ``None``."""
@@ -523,6 +526,8 @@ class Inference:
             if origin >= ELEMENT and other.tag is Tag.UNKNOWN and isinstance(node.operator, ARITHMETIC):
                 return K.Kind(Tag.DEVICE_SCALAR, origin=origin)  # xmin * self.spatial_scale
             return K.UNKNOWN
+        if left.is_host_int and right.tag is Tag.UNKNOWN and isinstance(node.operator, (cst.Modulo, cst.FloorDivide)):
+            return K.host_int(left.origin)  # pw = i % pooled_width: index arithmetic
         if left.is_host_int and right.is_host_int:
             if isinstance(node.operator, (cst.Divide,)):
                 return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))

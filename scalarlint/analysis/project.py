@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scalarlint.analysis.discovery import FORWARD_REASON, mark_rule_methods
+from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.config import Config
 
@@ -79,7 +80,7 @@ class Project:
             scope = caller
             while scope:  # nested functions visible from the caller, innermost first
                 candidate = f"{scope}.{head}"
-                if candidate in index.functions:
+                if candidate in index.functions and scope not in index.classes:  # methods do not see class names
                     return index, candidate
                 scope = scope.rpartition(".")[0]
             if head in index.top_level:
@@ -93,6 +94,11 @@ class Project:
         local = ".".join(target)
         if local in index.functions:  # Class.staticmethod(...)
             return index, local
+        if len(target) >= 2 and target[-2] in RECEIVERS:  # model.ops.reduce_max(...): thinc's Ops
+            for owner in RECEIVERS[target[-2]]:
+                found = self.resolve_dotted(f"{owner}.{target[-1]}")
+                if found is not None:
+                    return found
         if head in index.imports:
             return self.resolve_dotted(".".join([index.imports[head], *target[1:]]))
         return None

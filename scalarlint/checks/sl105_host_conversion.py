@@ -132,9 +132,8 @@ def _is_element_operand(test: cst.BaseExpression, ctx: CheckContext) -> bool:
 
 
 def _element_bounds(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
-    """``x[start:start + length]`` with ``length`` an element: slicing needs host ints (a sync)."""
-    if not ctx.inference.kind(node.value).is_device:
-        return
+    """``x[start:start + length]`` with ``length`` an element: slicing needs host ints (a sync),
+    whatever is sliced."""
     for element in node.slice:
         bound = element.slice
         if not isinstance(bound, cst.Slice):

@@ -19,5 +19,6 @@ CLASS_CONVENTIONS: tuple[ClassConvention, ...] = tuple(c for f in FRAMEWORKS for
 REGISTRATIONS: frozenset[str] = frozenset().union(*(f.registrations for f in FRAMEWORKS))
 REGISTRATION_METHODS: frozenset[str] = frozenset().union(*(f.registration_methods for f in FRAMEWORKS))
 FUNCTION_LIKE = generic.FUNCTION_LIKE
+RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.receivers.items()}
 
-__all__ = ["CLASS_CONVENTIONS", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]
+__all__ = ["CLASS_CONVENTIONS", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "RECEIVERS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]

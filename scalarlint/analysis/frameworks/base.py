@@ -26,7 +26,7 @@ class ClassConvention:
 
     bases: tuple[str, ...]  # dotted names; matched on the resolved base or its last components
     rule_methods: tuple[str, ...] = ()
-    rule_method_prefixes: tuple[str, ...] = ()  # thinc's Ops.backprop_*
+    rule_method_prefixes: tuple[str, ...] = ()  # thinc's Ops.backprop_*: ``backprop_f`` makes ``f`` a forward
     forward_methods: tuple[str, ...] = ()  # run on the device too; their results feed the rule
     params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # method -> roles after self
 
@@ -39,3 +39,4 @@ class Framework:
     registration_methods: frozenset[str] = frozenset()  # f.defvjp(fwd, bwd), @f.defjvp
     returns_closure_rules: bool = False  # forward(...) -> (Y, backprop): both are rules
     function_bases: bool = False  # a project's own base with forward and backward methods
+    receivers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ``x.ops.f()`` -> methods of these classes

@@ -1,5 +1,6 @@
 """thinc: a layer's ``forward`` returns ``(Y, backprop)``; ``Ops`` subclasses implement the
-gradients of their primitives as ``backprop_*`` methods."""
+gradients of their primitives as ``backprop_*`` methods, and ``reduce_max`` is the forward of
+``backprop_reduce_max``. Layers reach the backend through ``model.ops``."""
 
 from scalarlint.analysis.frameworks.base import ClassConvention, Framework
 
@@ -12,4 +13,5 @@ FRAMEWORK = Framework(
         ),
     ),
     returns_closure_rules=True,
+    receivers={"ops": ("thinc.backends.ops.Ops",)},  # model.ops.reduce_max(...), self.ops.alloc2f(...)
 )
