@@ -25,7 +25,7 @@ from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.kinds import Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
-from scalarlint.analysis.parameters import param_kind
+from scalarlint.analysis.parameters import annotation_kind, param_kind
 from scalarlint.analysis.syntax import call_name, is_none, is_range, is_range_name, keyword, positional
 from scalarlint.config import Config
 
@@ -460,6 +460,9 @@ class Inference:
             return K.host_int(Origin.STRUCTURAL)
         if name in ("float", "bool", "complex", "str", "repr", "isinstance", "hasattr", "callable"):
             return K.HOST_SCALAR
+        if name == "cast" and len(args) == 2:  # typing.cast(Floats2d, value): trust the annotation
+            declared = annotation_kind(args[0])
+            return declared if declared.tag is not Tag.UNKNOWN else self.kind(args[1])
         if name == "next" and args and isinstance(args[0], cst.GeneratorExp):
             found = self.kind(args[0].elt)  # next(j for j in range(n) if x[j] > 0): a searched index
             return K.host_int(max(found.origin, Origin.DATA)) if found.is_host_int else K.UNKNOWN

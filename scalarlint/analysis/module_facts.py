@@ -87,6 +87,8 @@ class CallFacts:
         owner = self.facts.enclosing_class(func)
         method = owner is not None and self.facts.parents.get(self.facts.parents.get(func)) is owner  # type: ignore[arg-type]
         name = ("self." if method else "") + func.name.value
+        if method and func.name.value == "__init__":  # Grad(self.argmax_data, ...) builds the object
+            name = owner.name.value  # type: ignore[union-attr]
         sites = self.facts.calls_by_name.get(name, [])
         if not sites or len(sites) > MAX_CALL_SITES:
             return None
@@ -131,5 +133,7 @@ class CallFacts:
         values = self.facts.self_assignments.get((owner, attr))
         if not values:
             return None
-        joined = K.combine([self.inf.kind(v) for v in values])
+        # ``self.begins = visitor.visit_array(self.begins)`` tells nothing new: join what is known.
+        known = [k for k in (self.inf.kind(v) for v in values) if k.tag is not Tag.UNKNOWN]
+        joined = K.combine(known) if known else K.UNKNOWN
         return joined if joined.tag is not Tag.UNKNOWN else None

@@ -5,15 +5,23 @@ from __future__ import annotations
 import libcst as cst
 
 
+BUILTIN_PREFIXES = (["six", "moves"], ["moves"], ["builtins"])
+BUILTINS = frozenset({"range", "xrange", "zip", "map", "filter", "enumerate", "reversed", "sum", "max", "min"})
+
+
 def call_name(func: cst.BaseExpression) -> list[str] | None:
-    """``xp.linalg.norm`` -> ["xp", "linalg", "norm"]; None for anything but a dotted name."""
+    """``xp.linalg.norm`` -> ["xp", "linalg", "norm"]; None for anything but a dotted name.
+    ``six.moves.zip`` and ``builtins.zip`` are the builtin: ["zip"] (old AD code bases use six)."""
     parts: list[str] = []
     while isinstance(func, cst.Attribute):
         parts.append(func.attr.value)
         func = func.value
     if isinstance(func, cst.Name):
         parts.append(func.value)
-        return list(reversed(parts))
+        parts.reverse()
+        if parts[:-1] in BUILTIN_PREFIXES and parts[-1] in BUILTINS:
+            return [parts[-1]]
+        return parts
     return None
 
 
