@@ -60,6 +60,8 @@ NOT_ELEMENTWISE = frozenset({"stack", "concatenate", "concat", "dot", "matmul", 
                              "reshape", "ravel", "expand_dims", "squeeze", "transpose", "moveaxis", "swapaxes", "take",
                              "take_along_axis", "cumsum", "cumprod", "sort", "argsort", "tril", "triu", "pad",
                              "broadcast_to", "tile", "repeat", "diagonal", "unravel_index", "indices", "split"})
+SEQUENCE_RESULT = frozenset({"split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_arrays", "unstack",
+                             "meshgrid", "unravel_index", "chunk", "tensor_split", "unbind"})
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
 
 
@@ -75,19 +77,23 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
         return K.UNKNOWN  # host bookkeeping (shapes, Python lists)
     if name in DATA_DEPENDENT:
         doubt = least_doubt(arg_kinds)
+        key = arg_kinds[0].key if arg_kinds and name in ("nonzero", "flatnonzero", "argwhere") else None  # indices into it
         if name in ("nonzero", "unique_inverse", "unique_counts", "unique_all"):
-            return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
-        return K.array(2 if name == "argwhere" else 1, doubt=doubt)
+            return K.Kind(Tag.ARRAY_SEQ, doubt=doubt, key=key)
+        return K.array(2 if name == "argwhere" else 1, doubt=doubt, key=key)
+    if name in SEQUENCE_RESULT:
+        return K.Kind(Tag.ARRAY_SEQ, doubt=least_doubt(arg_kinds))  # a list of arrays
     if name in ("zeros", "ones", "empty", "full"):
-        return K.array(shape_rank(inf, args[0]) if args else None)
+        return K.array(shape_rank(inf, args[0]) if args else None, doubt=host_side(inf, node))
     if name in ("arange", "linspace", "logspace"):
-        return K.array(1)
+        sized = any(k.is_host_int and k.origin >= Origin.SIZE for k in arg_kinds)
+        return K.array(1, doubt=host_side(inf, node) if sized else Doubt.PYTHON_DATA)  # arange(-l, u + 1): offsets
     if name in ("eye", "identity"):
         return K.array(2)
     if name in LIKE and arg_kinds:
         first = arg_kinds[0]
         if first.is_device:
-            return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like", first.doubt)
+            return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like", first.doubt, first.key)
         if name in ("asarray", "array") and first.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
             return K.Kind(Tag.DEVICE_SCALAR, doubt=Doubt.PYTHON_DATA)
         if name in ("asarray", "array") and first.tag is Tag.SHAPE:
@@ -95,7 +101,7 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
         # Built from Python data: an array, but often a host one (index lists, shapes).
         return K.array(doubt=Doubt.PYTHON_DATA if name in ("asarray", "array") else Doubt.NONE)
     if name in CREATION:
-        return K.array()
+        return K.array(doubt=host_side(inf, node))
     if name in REDUCTIONS:
         return _reduction(inf, name, node, args, arg_kinds)
     device = [k for k in arg_kinds if k.is_device]
@@ -109,19 +115,34 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
     if all(k.tag is Tag.DEVICE_SCALAR for k in device) and name not in ("stack", "concatenate", "concat"):
         return K.Kind(Tag.DEVICE_SCALAR, boolean=boolean, origin=max(k.origin for k in device))
     elementwise = "." not in func and name not in NOT_ELEMENTWISE
+    key = device[0].key
     if elementwise and None not in ranks:
-        return K.array(max(r for r in ranks if r is not None), boolean, doubt)
+        return K.array(max(r for r in ranks if r is not None), boolean, doubt, key)
+    if elementwise:
+        return K.array(None, boolean, doubt, key)
     if name in ("ravel", "flatten"):
         return K.array(1, boolean, doubt)
     if name == "reshape" and len(args) >= 2:
         return K.array(shape_rank(inf, args[1]), boolean, doubt)
     if name in RANK_KEEPING and device[0].tag is Tag.ARRAY:
-        return K.array(device[0].rank, doubt=doubt)
+        return K.array(device[0].rank, doubt=doubt, key=key)
     if name == "where" and len(args) == 1:
         return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
     if name == "outer":
         return K.array(2, doubt=doubt)
     return K.array(None, boolean, doubt)
+
+
+def host_side(inf: "Inference", call: cst.Call) -> Doubt:
+    """``numpy.empty(n)`` in code that otherwise uses a namespace (``xp = get_array_module(x)``)
+    is host bookkeeping (offsets, index tables): the author chose NumPy over ``xp`` on purpose."""
+    head = call.func
+    while isinstance(head, cst.Attribute):
+        head = head.value
+    if not (isinstance(head, cst.Name) and head.value in ("numpy", "np", "onp")):
+        return Doubt.NONE
+    function = inf.enclosing_function(call)
+    return Doubt.PYTHON_DATA if function is not None and inf.facts.uses_namespace(function) else Doubt.NONE
 
 
 def _reduction(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseExpression], arg_kinds: list[Kind]) -> Kind:
@@ -131,8 +152,9 @@ def _reduction(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseE
     has_axis = axis is not None or len(args) >= 2
     if name in ("vdot", "inner", "trace", "det", "logdet"):
         has_axis = False
-    if not has_axis:
-        return K.Kind(Tag.DEVICE_SCALAR, boolean=name in ("any", "all"))
+    if not has_axis:  # argmax(x): an index into x
+        key = arg_kinds[0].key if arg_kinds and name in ("argmax", "argmin", "nanargmax", "nanargmin") else None
+        return K.Kind(Tag.DEVICE_SCALAR, boolean=name in ("any", "all"), key=key)
     return K.array(reduced_rank(inf, arg_kinds[0] if arg_kinds else K.UNKNOWN, node, axis.value if axis else args[1]), name in ("any", "all"))
 
 
@@ -176,7 +198,8 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
     if attr in REDUCTIONS:
         axis = keyword(node, "axis") or keyword(node, "dim")
         if not args and axis is None:
-            return K.Kind(Tag.DEVICE_SCALAR, boolean=attr in ("any", "all"))
+            key = receiver.key if attr in ("argmax", "argmin") else None
+            return K.Kind(Tag.DEVICE_SCALAR, boolean=attr in ("any", "all"), key=key)
         return K.array(reduced_rank(inf, receiver, node, axis.value if axis else args[0]), attr in ("any", "all"))
     if attr == "nonzero":
         return K.ARRAY_SEQ
@@ -187,7 +210,7 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
     if attr in ("ravel", "flatten"):
         return K.array(1)
     if attr in ARRAY_METHODS_RANK_KEEP:
-        return K.array(rank) if receiver.tag is Tag.ARRAY else receiver
+        return K.array(rank, key=receiver.key) if receiver.tag is Tag.ARRAY else receiver
     if attr in ARRAY_METHODS_UNKNOWN_RANK:
         return K.array()
     if attr.startswith("__") or attr in COMPARISONS:

@@ -23,7 +23,7 @@ from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, NAMESPACE_FACTORIES, array_function, array_method
 from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.flow import Reaching
-from scalarlint.analysis.kinds import Kind, Origin, Tag, least_doubt
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import annotation_kind, param_kind
 from scalarlint.analysis.syntax import call_name, is_none, is_range, is_range_name, keyword, positional
@@ -148,17 +148,50 @@ class Inference:
         Python scalar (``float(x[0])``), which only works on one element.
         """
         base = self.kind(node.value)
-        if base.tag is not Tag.ARRAY:
-            return False
+        if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
+            return False  # host bookkeeping (offset tables built with NumPy) is no device data
         indices = self.index_kinds(node)
         if not indices or not all(k.is_host_int for k in indices):
             return False
-        return self._is_element(base, indices) or converted
+        if self._is_element(base, indices) or converted:
+            return True
+        return base.rank is None and base.doubt == Doubt.NONE and self.used_as_scalar(node)
 
     def _is_element(self, base: Kind, indices: list[Kind]) -> bool:
+        """Rank known: every axis indexed. Unknown: two or more ints, an int parameter
+        (``getindex(x, i: int)``), or an index bounded by the array's own length
+        (``for i in range(len(x)): x[i]``, ``dx = zeros_like(x); dx[i]``); an index bounded by
+        another array's size may pick a row (``for b in range(B.shape[0]): A[b]``)."""
         if base.rank is not None:
             return len(indices) >= base.rank
-        return len(indices) >= 2 or any(k.origin >= Origin.PARAM for k in indices)
+        if len(indices) >= 2:
+            return True
+        index = indices[0]
+        if index.origin == Origin.PARAM:
+            return True
+        return index.origin >= Origin.DATA and index.key is not None and index.key == base.key
+
+    def used_as_scalar(self, node: cst.BaseExpression) -> bool:
+        """The value is used where only one element can be: tested in ``if``/``while``/``assert``
+        (directly or in a comparison that is the test), used as an index or a slice bound.
+        (A comparison or arithmetic with a Python number alone is no evidence: rows compare and
+        scale elementwise too.)"""
+        parent = self.parents.get(node)
+        if isinstance(parent, cst.ComparisonTarget):
+            parent = self.parents.get(parent)
+        if isinstance(parent, cst.Comparison):
+            return self._is_test(parent)
+        if isinstance(parent, cst.Index):  # y[idx[k]]: an index picks with an int
+            return isinstance(self.parents.get(parent), cst.SubscriptElement)
+        if isinstance(parent, cst.Slice):
+            return True
+        return self._is_test(node)
+
+    def _is_test(self, node: cst.CSTNode) -> bool:
+        parent = self.parents.get(node)
+        while isinstance(parent, (cst.BooleanOperation, cst.UnaryOperation)):
+            node, parent = parent, self.parents.get(parent)
+        return isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.Assert)) and getattr(parent, "test", None) is node
 
     def is_mask_index(self, node: cst.Subscript) -> bool:
         base = self.kind(node.value)
@@ -210,10 +243,12 @@ class Inference:
             return K.MODULE if node.value in self.array_module_names else K.UNKNOWN
         referents = self.flow.reaching(node, referents)
         kind = K.combine([self._assignment_kind(r, node, scope) for r in referents])
-        if kind.tag is Tag.ARRAY and kind.rank is None:
-            rank = self.evidence.rank_of(node.value, node)
-            if rank is not None:
-                return K.array(rank, kind.boolean, kind.doubt)
+        if kind.tag is Tag.ARRAY:
+            kind = K.with_key(kind, kind.key or node.value)  # an array is its own shape family
+            if kind.rank is None:
+                rank = self.evidence.rank_of(node.value, node)
+                if rank is not None:
+                    return K.array(rank, kind.boolean, kind.doubt, kind.key)
         return kind
 
     def _referents(self, node: cst.Name, scope: Scope | None) -> Sequence[BaseAssignment] | None:
@@ -309,7 +344,9 @@ class Inference:
             args = positional(iterable)
             if is_range_name(parts) or (parts == ["reversed"] and args and is_range(args[0])):
                 rng = args[0] if parts == ["reversed"] else iterable
-                return K.host_int(Origin.DATA if self.range_over_data(rng) else Origin.STRUCTURAL)  # type: ignore[arg-type]
+                bounds = [self.kind(a) for a in positional(rng)]  # type: ignore[arg-type]
+                origin = Origin.DATA if self.range_over_data(rng) else Origin.STRUCTURAL  # type: ignore[arg-type]
+                return K.host_int(origin, K.shared_key(bounds))
             if parts and parts[-1] == "ndindex" and args:
                 data = any(self.kind(a).origin >= Origin.PARAM for a in args)
                 return K.host_int(Origin.DATA if data else Origin.STRUCTURAL)
@@ -317,8 +354,8 @@ class Inference:
                 if not path:
                     return K.CONTAINER
                 if path[0] == 0:
-                    over_data = self.kind(args[0]).is_array
-                    return K.host_int(Origin.DATA if over_data else Origin.STRUCTURAL)
+                    iterated = self.kind(args[0])
+                    return K.host_int(Origin.DATA if iterated.is_array else Origin.STRUCTURAL, iterated.key)
                 return self._loop_element(args[0], path[1:])
             if parts == ["zip"] and args:
                 if not path or path[0] >= len(args):
@@ -350,15 +387,17 @@ class Inference:
             return K.UNKNOWN
         if base.tag is Tag.OBJECT and isinstance(node.value, cst.Name) and node.value.value == "self":
             return self.calls.attribute_kind(node) or K.UNKNOWN
+        if attr == "shape" and base.tag is Tag.UNKNOWN:
+            return K.Kind(Tag.SHAPE, origin=Origin.DATA)  # self.inputs[0].shape: a shape, whatever holds it
         if base.tag is Tag.ARRAY or base.tag is Tag.DEVICE_SCALAR:
             if attr == "shape":
-                return K.Kind(Tag.SHAPE, rank=base.rank, origin=Origin.DATA)
+                return K.Kind(Tag.SHAPE, rank=base.rank, origin=Origin.DATA, key=base.key)
             if attr in HOST_INT_ATTRS:
-                return K.host_int(Origin.DATA if attr == "size" else Origin.STRUCTURAL)
+                return K.host_int(Origin.DATA if attr == "size" else Origin.STRUCTURAL, base.key if attr == "size" else None)
             if attr in ("dtype", "device", "flags", "strides", "is_cuda", "requires_grad"):
                 return K.HOST_SCALAR
             if attr in ARRAY_ATTRS:
-                return K.array(base.rank, base.boolean) if base.tag is Tag.ARRAY else base
+                return K.array(base.rank, base.boolean, key=base.key) if base.tag is Tag.ARRAY else base
             if attr == "flat":
                 return K.array(1)
         return K.UNKNOWN
@@ -369,10 +408,11 @@ class Inference:
             indices = self.index_kinds(node)
             if indices is None:
                 return K.SHAPE
-            return K.host_int(base.origin if base.origin else Origin.STRUCTURAL)
+            leading = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _is_zero(node.slice[0].slice.value)
+            return K.host_int(base.origin if base.origin else Origin.STRUCTURAL, base.key if leading else None)
         if base.tag is Tag.ARRAY_SEQ:
             indices = self.index_kinds(node)
-            return K.array(doubt=base.doubt) if indices else base
+            return K.array(doubt=base.doubt, key=base.key) if indices else base
         if base.tag is not Tag.ARRAY:
             return K.UNKNOWN
         indices = self.index_kinds(node)
@@ -397,7 +437,8 @@ class Inference:
                 return K.array(base.rank - len(indices), base.boolean)
             if base.rank is None and not self._is_element(base, indices) and not any(k.tag is Tag.DEVICE_SCALAR for k in indices):
                 return K.array(None, base.boolean, base.doubt)
-            return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT)
+            # An element keeps its array's key: a value of an index array (argsort, nonzero) indexes it.
+            return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT, key=base.key)
         return K.UNKNOWN
 
     # -- calls -------------------------------------------------------------------------------
@@ -446,15 +487,16 @@ class Inference:
     def _builtin(self, name: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
         if name == "len":
             if args and self.kind(args[0]).is_array:
-                return K.host_int(Origin.DATA)
+                return K.host_int(Origin.DATA, self.kind(args[0]).key)
             return K.host_int(Origin.STRUCTURAL)
         if name == "int":
             if args:
                 inner = self.kind(args[0])
-                if inner.is_device:
-                    return K.host_int(Origin.DATA)
+                if inner.is_device:  # int(p[i]) of an index array p indexes what p indexes
+                    base_key = self.kind(args[0].value).key if isinstance(args[0], cst.Subscript) else None
+                    return K.host_int(Origin.DATA, inner.key or base_key)
                 if inner.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) and not inner.is_none:
-                    return K.host_int(inner.origin)
+                    return K.host_int(inner.origin, inner.key)
                 # int(i / width) with an unknown width: the index still follows i.
                 return K.host_int(max([Origin.STRUCTURAL, *self._host_origins(args[0])]))
             return K.host_int(Origin.STRUCTURAL)
@@ -465,7 +507,7 @@ class Inference:
             return declared if declared.tag is not Tag.UNKNOWN else self.kind(args[1])
         if name == "next" and args and isinstance(args[0], cst.GeneratorExp):
             found = self.kind(args[0].elt)  # next(j for j in range(n) if x[j] > 0): a searched index
-            return K.host_int(max(found.origin, Origin.DATA)) if found.is_host_int else K.UNKNOWN
+            return K.host_int(max(found.origin, Origin.DATA), found.key) if found.is_host_int else K.UNKNOWN
         if name in ("tuple", "list"):
             if args:
                 inner = self.kind(args[0])
@@ -519,22 +561,25 @@ class Inference:
             boolean = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and all(
                 k.boolean for k in (left, right) if k.is_device
             )
-            return K.array(rank, boolean, least_doubt((left, right)))
+            key = next((k.key for k in (left, right) if k.tag is Tag.ARRAY and k.key), None)
+            return K.array(rank, boolean, least_doubt((left, right)), key)
         if left.tag is Tag.DEVICE_SCALAR or right.tag is Tag.DEVICE_SCALAR:
             scalars = [k for k in (left, right) if k.tag is Tag.DEVICE_SCALAR]
             other = right if left.tag is Tag.DEVICE_SCALAR else left
             origin = max(k.origin for k in scalars)
+            doubt = least_doubt(scalars)
             if other.tag in (Tag.HOST_INT, Tag.HOST_SCALAR, Tag.DEVICE_SCALAR):
-                return K.Kind(Tag.DEVICE_SCALAR, origin=origin)
+                return K.Kind(Tag.DEVICE_SCALAR, origin=origin, doubt=doubt)
             if origin >= ELEMENT and other.tag is Tag.UNKNOWN and isinstance(node.operator, ARITHMETIC):
-                return K.Kind(Tag.DEVICE_SCALAR, origin=origin)  # xmin * self.spatial_scale
+                return K.Kind(Tag.DEVICE_SCALAR, origin=origin, doubt=doubt)  # xmin * self.spatial_scale
             return K.UNKNOWN
         if left.is_host_int and right.tag is Tag.UNKNOWN and isinstance(node.operator, (cst.Modulo, cst.FloorDivide)):
             return K.host_int(left.origin)  # pw = i % pooled_width: index arithmetic
         if left.is_host_int and right.is_host_int:
             if isinstance(node.operator, (cst.Divide,)):
                 return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
-            return K.host_int(max(left.origin, right.origin))
+            shifted = isinstance(node.operator, (cst.Add, cst.Subtract)) and all(k.key or k.origin == Origin.LITERAL for k in (left, right))
+            return K.host_int(max(left.origin, right.origin), K.shared_key((left, right)) if shifted else None)
         if left.tag is Tag.SHAPE and right.tag is Tag.SHAPE and isinstance(node.operator, cst.Add):
             return K.SHAPE
         if {left.tag, right.tag} <= {Tag.HOST_INT, Tag.HOST_SCALAR}:
@@ -554,10 +599,11 @@ class Inference:
         arrays = [k for k in operands if k.tag is Tag.ARRAY]
         if arrays:
             ranks = [k.rank for k in arrays]
-            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True, doubt=least_doubt(arrays))
+            key = next((k.key for k in arrays if k.key), None)
+            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True, doubt=least_doubt(arrays), key=key)
         scalars = [k for k in operands if k.tag is Tag.DEVICE_SCALAR]
         if scalars:
-            return K.Kind(Tag.DEVICE_SCALAR, boolean=True, origin=max(k.origin for k in scalars))
+            return K.Kind(Tag.DEVICE_SCALAR, boolean=True, origin=max(k.origin for k in scalars), doubt=least_doubt(scalars))
         if all(k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) for k in operands):
             return K.HOST_SCALAR
         return K.UNKNOWN
@@ -572,6 +618,10 @@ class Inference:
         if kinds and all(k.is_device or k.is_none for k in kinds) and any(k.is_device for k in kinds):
             return K.ARRAY_SEQ
         return K.CONTAINER
+
+
+def _is_zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.value == "0"
 
 
 def _element_of(container: Kind) -> Kind:

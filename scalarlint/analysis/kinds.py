@@ -8,7 +8,7 @@ value, a host integer (and where it comes from), or something that is never an a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 class Tag(enum.Enum):
@@ -53,6 +53,10 @@ class Kind:
     origin: Origin = Origin.LITERAL
     is_none: bool = False
     doubt: "Doubt" = 0  # type: ignore[assignment]  # how sure we are that an ARRAY is a device array
+    # The array whose shape an ARRAY shares (``zeros_like(x)``, ``x * dy``: "x"), or whose leading
+    # size bounds a HOST_INT (``range(len(x))``: "x"). ``x[i]`` with ``i`` bounded by ``x`` itself
+    # walks a vector by its own length: evidence of an element even when the rank is unknown.
+    key: str | None = None
 
     @property
     def is_array(self) -> bool:
@@ -79,8 +83,18 @@ NONE = Kind(Tag.HOST_SCALAR, is_none=True)
 DEVICE_SCALAR = Kind(Tag.DEVICE_SCALAR)
 
 
-def array(rank: int | None = None, boolean: bool = False, doubt: Doubt = Doubt.NONE) -> Kind:
-    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean, doubt=doubt)
+def array(rank: int | None = None, boolean: bool = False, doubt: Doubt = Doubt.NONE, key: str | None = None) -> Kind:
+    return Kind(Tag.ARRAY, rank=rank if rank is None or rank >= 0 else None, boolean=boolean, doubt=doubt, key=key)
+
+
+def shared_key(kinds: list[Kind] | tuple[Kind, ...]) -> str | None:
+    """The one key the kinds agree on (literals and keyless kinds do not disagree)."""
+    keys = {k.key for k in kinds if k.key is not None}
+    return keys.pop() if len(keys) == 1 else None
+
+
+def with_key(kind: Kind, key: str | None) -> Kind:
+    return kind if key is None or kind.key == key else replace(kind, key=key)
 
 
 def least_doubt(kinds: list[Kind] | tuple[Kind, ...]) -> Doubt:
@@ -88,8 +102,8 @@ def least_doubt(kinds: list[Kind] | tuple[Kind, ...]) -> Doubt:
     return Doubt(min(device)) if device else Doubt.NONE
 
 
-def host_int(origin: Origin = Origin.LITERAL) -> Kind:
-    return Kind(Tag.HOST_INT, origin=origin)
+def host_int(origin: Origin = Origin.LITERAL, key: str | None = None) -> Kind:
+    return Kind(Tag.HOST_INT, origin=origin, key=key)
 
 
 def combine(kinds: list[Kind]) -> Kind:
@@ -107,6 +121,7 @@ def combine(kinds: list[Kind]) -> Kind:
             boolean=all(k.boolean for k in real),
             origin=max(k.origin for k in real),
             doubt=Doubt(min(k.doubt for k in real)),
+            key=shared_key(real) if all(k.key or k.origin == Origin.LITERAL for k in real) else None,
         )
     if tags == {Tag.ARRAY, Tag.DEVICE_SCALAR}:
         return array(doubt=Doubt(min(k.doubt for k in real)))

@@ -16,7 +16,8 @@ import libcst as cst
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.kinds import Kind, Tag
-from scalarlint.analysis.syntax import is_self_attribute
+from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
+from scalarlint.analysis.syntax import call_name, is_self_attribute
 from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
@@ -31,9 +32,15 @@ class ModuleFacts:
         self.calls_by_name: dict[str, list[cst.Call]] = defaultdict(list)  # f(...) and self.f(...)
         self.returns_of: dict[cst.CSTNode, list[cst.Return]] = defaultdict(list)
         self.self_assignments: dict[tuple[cst.ClassDef, str], list[cst.BaseExpression]] = defaultdict(list)
+        self._namespace_users: dict[cst.CSTNode, bool] = {}
+        self.forward_of: dict[str, str] = {}  # bwd name -> fwd name, from ``f.defvjp(fwd, bwd)``
         for node in walk(module):
             if isinstance(node, cst.Call):
                 func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "defvjp" and len(node.args) == 2:
+                    fwd, bwd = (a.value for a in node.args)
+                    if isinstance(fwd, cst.Name) and isinstance(bwd, cst.Name):
+                        self.forward_of[bwd.value] = fwd.value
                 if isinstance(func, cst.Name):
                     self.calls_by_name[func.value].append(node)
                 elif is_self_attribute(func):
@@ -50,6 +57,22 @@ class ModuleFacts:
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
             parent = self.parents.get(parent)
         return parent  # type: ignore[return-value]
+
+    def uses_namespace(self, function: cst.CSTNode) -> bool:
+        """Whether ``function`` (or one around it) gets an array namespace: ``xp = get_array_module(x)``,
+        ``array_namespace(x)``, an ``xp`` parameter, ``self.xp``."""
+        cached = self._namespace_users.get(function)
+        if cached is None:
+            cached = any(
+                (isinstance(n, cst.Call) and (call_name(n.func) or [""])[-1] in NAMESPACE_FACTORIES)
+                or (isinstance(n, (cst.Param, cst.Attribute)) and _names_xp(n))
+                for n in walk(function)
+            )
+            outer = self.enclosing_function(function)
+            if not cached and outer is not None:
+                cached = self.uses_namespace(outer)
+            self._namespace_users[function] = cached
+        return cached
 
     def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         parent = self.parents.get(node)
@@ -73,6 +96,12 @@ class ModuleFacts:
             owner = self.enclosing_class(node)
             if owner is not None:
                 self.self_assignments[(owner, attr)].append(value)
+
+
+def _names_xp(node: cst.Param | cst.Attribute) -> bool:
+    if isinstance(node, cst.Param):
+        return node.name.value == "xp"
+    return node.attr.value == "xp"
 
 
 class CallFacts:

@@ -125,7 +125,11 @@ def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Para
 
 
 def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
-    """A pullback returned as ``return y, pullback`` takes a cotangent shaped like ``y``."""
+    """A pullback returned as ``return y, pullback`` takes a cotangent shaped like ``y``; a jax
+    ``bwd(res, g)`` registered with ``f.defvjp(fwd, bwd)`` one shaped like ``fwd``'s primal."""
+    forward = inf.facts.forward_of.get(func.name.value)
+    if forward is not None and params.params and params.params[-1] is param:
+        return _jax_cotangent(inf, func, forward)
     if not params.params or params.params[0] is not param:
         return None
     outer = inf.enclosing_function(func)
@@ -138,9 +142,25 @@ def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, 
             if isinstance(last, cst.Name) and last.value == func.name.value:
                 primal = inf.kind(value.elements[0].value)
                 if primal.tag is Tag.ARRAY:
-                    return K.array(primal.rank, doubt=primal.doubt)
+                    return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
                 if primal.tag is Tag.DEVICE_SCALAR:
                     return K.array(0)
+    return None
+
+
+def _jax_cotangent(inf: "Inference", bwd: cst.FunctionDef, forward: str) -> Kind | None:
+    scope = inf.scopes.get(bwd)
+    if scope is None or forward not in scope:
+        return None
+    for assignment in scope[forward]:
+        fwd = getattr(assignment, "node", None)
+        if not isinstance(fwd, cst.FunctionDef):
+            continue
+        for ret in inf.returns(fwd):
+            if isinstance(ret.value, cst.Tuple) and len(ret.value.elements) == 2:
+                primal = inf.kind(ret.value.elements[0].value)
+                if primal.tag is Tag.ARRAY:
+                    return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
     return None
 
 
