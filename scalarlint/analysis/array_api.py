@@ -124,6 +124,8 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
         return K.array(1, boolean, doubt)
     if name == "reshape" and len(args) >= 2:
         return K.array(shape_rank(inf, args[1]), boolean, doubt)
+    if name in ("cumsum", "cumprod") and len(args) == 1 and keyword(node, "axis") is None and device[0].tag is Tag.ARRAY:
+        return K.array(1, doubt=doubt, key=key if device[0].rank == 1 else None)  # no axis: flattened
     if name in RANK_KEEPING and device[0].tag is Tag.ARRAY:
         return K.array(device[0].rank, doubt=doubt, key=key)
     if name == "where" and len(args) == 1:

@@ -23,6 +23,7 @@ from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, NAMESPACE_FACTORIES, array_function, array_method
 from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.flow import Reaching
+from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import annotation_kind, param_kind
@@ -389,6 +390,8 @@ class Inference:
             return self.calls.attribute_kind(node) or K.UNKNOWN
         if attr == "shape" and base.tag is Tag.UNKNOWN:
             return K.Kind(Tag.SHAPE, origin=Origin.DATA)  # self.inputs[0].shape: a shape, whatever holds it
+        if attr == "data" and base.tag is Tag.UNKNOWN and isinstance(node.value, cst.Subscript):
+            return K.array(doubt=Doubt.PARAMETER)  # self.variables[i].data: a Variable's or Tensor's array
         if base.tag is Tag.ARRAY or base.tag is Tag.DEVICE_SCALAR:
             if attr == "shape":
                 return K.Kind(Tag.SHAPE, rank=base.rank, origin=Origin.DATA, key=base.key)
@@ -482,6 +485,9 @@ class Inference:
         local = self.local_function(node)
         if local is not None:
             return self.calls.return_kind(local, [], 1)
+        if isinstance(node.func, cst.Attribute) and parts and len(parts) >= 3 and parts[-1] in CONSTRUCTORS and parts[-2] in RECEIVERS:
+            rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
+            return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
 
     def _builtin(self, name: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:

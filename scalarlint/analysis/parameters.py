@@ -99,11 +99,12 @@ def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> boo
         return False
     uses = inf.cache.get(("array-uses", func))
     if uses is None:
-        uses = {
-            node.value.value
-            for node in walk(func)
-            if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES and isinstance(node.value, cst.Name)
-        }
+        uses = set()
+        for node in walk(func):
+            if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES and isinstance(node.value, cst.Name):
+                uses.add(node.value.value)
+            elif isinstance(node, cst.Call) and node.args and isinstance(node.args[0].value, cst.Name) and inf.module_call(node):
+                uses.add(node.args[0].value.value)  # np.cumsum(p): the operand of an array function
         inf.cache[("array-uses", func)] = uses
     return name in uses  # type: ignore[operator]
 

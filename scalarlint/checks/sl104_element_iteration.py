@@ -8,6 +8,7 @@ import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, Origin, Tag
 from scalarlint.analysis.syntax import call_name, is_range_name, positional
+from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_accesses, short
 from scalarlint.diagnostics import Severity
 
@@ -70,6 +71,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if isinstance(node, (cst.For, cst.CompFor)):
         arrays = _iterated_arrays(node.iter, ctx)
+        if arrays and _yields_matrices(node, ctx):
+            arrays = []  # for a in batch: xp.linalg.eigh(a): one slab per trip, not one element
         if arrays:
             ctx.claim(node.iter)
             yield Finding(
@@ -115,6 +118,33 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 data={"builtin": name[0]},
             )
             return
+
+
+MATRIX_USES = frozenset({"shape", "T", "mT", "reshape", "ndim", "transpose", "dot"})
+
+
+def _yields_matrices(node: cst.For | cst.CompFor, ctx: CheckContext) -> bool:
+    """The loop variable is used as an array of rank >= 1 in the body: ``v.shape``, ``v.T``,
+    ``v[:, 0]``, ``v @ w``, ``xp.linalg.f(v)``. Then an array of unknown rank is iterated by rows."""
+    target = node.target
+    if not isinstance(target, cst.Name):
+        return False
+    name = target.value
+    body: cst.CSTNode = node.body if isinstance(node, cst.For) else ctx.parents.get(node, node)
+    for sub in walk(body):
+        if isinstance(sub, cst.Attribute) and sub.attr.value in MATRIX_USES and _is_name(sub.value, name):
+            return True
+        if isinstance(sub, cst.Subscript) and _is_name(sub.value, name) and any(isinstance(e.slice, cst.Slice) for e in sub.slice):
+            return True
+        if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, cst.MatrixMultiply) and (_is_name(sub.left, name) or _is_name(sub.right, name)):
+            return True
+        if isinstance(sub, cst.Call) and "linalg" in (call_name(sub.func) or []) and any(_is_name(a.value, name) for a in sub.args):
+            return True
+    return False
+
+
+def _is_name(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def _counts_elements(iterable: cst.BaseExpression, ctx: CheckContext) -> bool:

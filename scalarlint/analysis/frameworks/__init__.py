@@ -20,5 +20,6 @@ REGISTRATIONS: frozenset[str] = frozenset().union(*(f.registrations for f in FRA
 REGISTRATION_METHODS: frozenset[str] = frozenset().union(*(f.registration_methods for f in FRAMEWORKS))
 FUNCTION_LIKE = generic.FUNCTION_LIKE
 RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.receivers.items()}
+CONSTRUCTORS: dict[str, int | None] = {k: v for f in FRAMEWORKS for k, v in f.constructors.items()}
 
-__all__ = ["CLASS_CONVENTIONS", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "RECEIVERS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]
+__all__ = ["CLASS_CONVENTIONS", "CONSTRUCTORS", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "RECEIVERS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]

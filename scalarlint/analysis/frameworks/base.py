@@ -40,3 +40,4 @@ class Framework:
     returns_closure_rules: bool = False  # forward(...) -> (Y, backprop): both are rules
     function_bases: bool = False  # a project's own base with forward and backward methods
     receivers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ``x.ops.f()`` -> methods of these classes
+    constructors: dict[str, int | None] = field(default_factory=dict)  # ``ops.alloc2f(...)``: a new array of rank 2

@@ -14,4 +14,10 @@ FRAMEWORK = Framework(
     ),
     returns_closure_rules=True,
     receivers={"ops": ("thinc.backends.ops.Ops",)},  # model.ops.reduce_max(...), self.ops.alloc2f(...)
+    constructors={
+        **{f"alloc{n}{t}": n for n in range(1, 5) for t in ("f", "i")},
+        **{f"asarray{n}{t}": n for n in range(1, 5) for t in ("f", "i")},
+        **{f"reshape{n}{t}": n for n in range(1, 5) for t in ("f", "i")},
+        "alloc": None, "allocf": None, "alloci": None, "asarray": None, "reshape": None,
+    },
 )
