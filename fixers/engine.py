@@ -124,9 +124,15 @@ def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> 
         if fix is not None and fix.edits:
             candidates.append((fix.applicability is not Applicability.SAFE, diagnostic.sort_key(), diagnostic, fix))
     candidates.sort(key=lambda c: (c[0], c[1]))
+    # A vectorized search turns its index from a host int into a device index, which changes the
+    # right fix for every use of it: fixes elsewhere in the same rule wait for the next round.
+    searched = {d.rule or "" for _, _, d, _ in candidates if d.code == "SL103"}
     taken: dict[Edit, tuple[int, int]] = {}
     chosen: list[tuple[Diagnostic, Fix]] = []
     for _, _, diagnostic, fix in candidates:
+        rule = diagnostic.rule or ""
+        if diagnostic.code != "SL103" and any(rule == r or rule.startswith(r + ".") for r in searched):
+            continue
         spans = [(e, (offset_of(text, e.location), offset_of(text, e.end_location))) for e in fix.edits]
         fresh = [(e, s) for e, s in spans if e not in taken]
         if any(_overlaps(s, other) for _, s in fresh for other in taken.values()):

@@ -180,7 +180,7 @@ def _element_loop(node: cst.For | cst.CompFor, ctx: CheckContext) -> Iterable[Fi
     shown = ", ".join(f"`{n}`" for n in names[:3]) + (", ..." if len(names) > 3 else "")
     yield Finding(
         INFO.code,
-        node,
+        node.iter,  # the loop header, not the whole loop: editors underline one line
         f"element loop over {shown}: runs once per element, each trip a kernel launch and often a sync; "
         "write it as whole-array operations",
         Severity.ERROR,

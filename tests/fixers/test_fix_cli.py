@@ -61,7 +61,7 @@ def test_fix_applies_safe_fixes_only(project: Path) -> None:
     assert "total = xp.sum(x.reshape(-1))  # safe: rank 1" in text
     assert "for j in range(len(x)):" in text  # the search fix is unsafe
     assert result.exit_code == 1  # findings remain
-    assert "Fixed 1 finding (3 remaining)." in result.output
+    assert "Fixed 1 finding (4 remaining)." in result.output
     assert "    1 x SL104 (element-iteration)" in result.output
     # without --unsafe-fixes the remaining unsafe fix is not advertised
     assert "SL103 [*]" not in result.output and "SL103 findlast" in result.output
@@ -82,7 +82,7 @@ def test_fix_with_unsafe_fixes_clears_the_rule(project: Path) -> None:
     path = project / "pkg" / "rule.py"
     result = invoke("--fix", "--unsafe-fixes", str(path))
     assert result.exit_code == 0, result.output
-    assert "All checks passed!" in result.output and "Fixed 4 findings (0 remaining)." in result.output
+    assert "All checks passed!" in result.output and "Fixed 5 findings (0 remaining)." in result.output
     again = invoke("--fix", "--unsafe-fixes", str(path))
     assert again.exit_code == 0 and "Fixed" not in again.output
 
@@ -92,7 +92,7 @@ def test_diff_writes_nothing_and_exits_1(project: Path) -> None:
     result = cli("check", "--diff", "--unsafe-fixes", "pkg", cwd=project)
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("--- ./pkg/rule.py\n+++ ./pkg/rule.py\n@@")
-    assert "Would fix 4 findings in 1 file." in result.stderr
+    assert "Would fix 5 findings in 1 file." in result.stderr
     assert path.read_text(encoding="utf-8") == RULE
     clean = cli("check", "--diff", str(project / "pkg"), "--select", "SL105")
     assert clean.returncode == 0 and clean.stdout == ""

@@ -24,4 +24,4 @@ def abs_pullback(x, g):
         dx[i] = xp.sign(x[i]) * g
     return dx
 '''
-"""The same access inside a loop over the data: errors, not warnings."""
+"""The same access inside a loop over the data: errors, not warnings, and the loop itself (SL104)."""

@@ -50,8 +50,9 @@ def test_code_scanning_workflow_commands(tmp_path: Path, monkeypatch: pytest.Mon
     sarif_run = runner.invoke(main, commands[0][1:], catch_exceptions=False)
     assert sarif_run.exit_code == 0, sarif_run.output  # --exit-zero: the upload step must run
     log = json.loads((tmp_path / upload["with"]["sarif_file"]).read_text())
-    assert {r["ruleId"] for r in log["runs"][0]["results"]} == {"SL101", "SL102"}
+    assert {r["ruleId"] for r in log["runs"][0]["results"]} == {"SL101", "SL102", "SL104"}
 
     gate = runner.invoke(main, commands[1][1:], catch_exceptions=False)
     assert gate.exit_code == 1
-    assert gate.stdout.startswith("::error file=rules.py,line=7,")
+    assert gate.stdout.startswith("::error file=rules.py,line=6,")  # the element loop, then its accesses on line 7
+    assert "::error file=rules.py,line=7," in gate.stdout

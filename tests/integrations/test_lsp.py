@@ -205,7 +205,7 @@ async def test_diagnostics_on_open(client: LanguageClient, workspace: Path) -> N
     uri = open_doc(client, workspace / "rule.py", LOOP_RULE)
     diags = await diagnostics_for(client, uri, 1)
     by_code = {d.code: d for d in diags}
-    assert set(by_code) == {"SL101", "SL102"}
+    assert set(by_code) == {"SL101", "SL102", "SL104"}
     read = by_code["SL101"]
     assert read.source == "scalarlint"
     assert read.severity == types.DiagnosticSeverity.Error  # inside a loop over data
@@ -213,6 +213,7 @@ async def test_diagnostics_on_open(client: LanguageClient, workspace: Path) -> N
     assert read.code_description is not None and read.code_description.href.endswith("docs/checks.md#sl101")
     assert text_at(LOOP_RULE, read.range) == "x[i]"
     assert text_at(LOOP_RULE, by_code["SL102"].range) == "dx[i]"
+    assert text_at(LOOP_RULE, by_code["SL104"].range) == "range(len(x))"  # the element loop's header
 
 
 @pytest.mark.asyncio
@@ -247,7 +248,7 @@ async def test_utf8_position_encoding(bare_client: LanguageClient, tmp_path: Pat
 @pytest.mark.asyncio
 async def test_change_updates_diagnostics_debounced(client: LanguageClient, workspace: Path) -> None:
     uri = open_doc(client, workspace / "rule.py", LOOP_RULE)
-    assert len(await diagnostics_for(client, uri, 1)) == 2
+    assert len(await diagnostics_for(client, uri, 1)) == 3
 
     # A burst of keystrokes: only the last state is checked and published.
     for version in range(2, 7):
@@ -372,7 +373,7 @@ async def test_fix_all_safe(bare_client: LanguageClient, tmp_path: Path, resolve
 @pytest.mark.asyncio
 async def test_syntax_error_clears_diagnostics_and_logs(client: LanguageClient, workspace: Path) -> None:
     uri = open_doc(client, workspace / "rule.py", LOOP_RULE)
-    assert len(await diagnostics_for(client, uri, 1)) == 2
+    assert len(await diagnostics_for(client, uri, 1)) == 3
     replace_doc(client, uri, LOOP_RULE.replace("def abs_pullback(x, g):", "def abs_pullback(x, g:"), 2)
     assert await diagnostics_for(client, uri, 2) == []
     await wait_until(lambda: any("syntax error" in m.message and "rule.py" in m.message for m in client.log_messages), "a log message")
@@ -380,7 +381,7 @@ async def test_syntax_error_clears_diagnostics_and_logs(client: LanguageClient, 
     rng = types.Range(start=types.Position(line=7, character=0), end=types.Position(line=7, character=5))
     assert await code_actions(client, uri, rng, []) == []
     replace_doc(client, uri, LOOP_RULE, 3)
-    assert len(await diagnostics_for(client, uri, 3)) == 2
+    assert len(await diagnostics_for(client, uri, 3)) == 3
 
 
 @pytest.mark.asyncio
@@ -397,9 +398,9 @@ async def test_folders_outside_files_and_options(bare_client: LanguageClient, tm
     uri_two = open_doc(bare_client, two / "helper.py", HELPER)
     uri_out = open_doc(bare_client, outside / "rule.py", LOOP_RULE)
     uri_out_helper = open_doc(bare_client, outside / "helper.py", HELPER)
-    assert [d.code for d in await diagnostics_for(bare_client, uri_one, 1)] == ["SL102"]
-    assert [d.code for d in await diagnostics_for(bare_client, uri_two, 1)] == ["SL102"]  # scope = all
-    assert {d.code for d in await diagnostics_for(bare_client, uri_out, 1)} == {"SL101", "SL102"}
+    assert [d.code for d in await diagnostics_for(bare_client, uri_one, 1)] == ["SL104", "SL102"]
+    assert [d.code for d in await diagnostics_for(bare_client, uri_two, 1)] == ["SL104", "SL102"]  # scope = all
+    assert {d.code for d in await diagnostics_for(bare_client, uri_out, 1)} == {"SL101", "SL102", "SL104"}
     assert await diagnostics_for(bare_client, uri_out_helper, 1) == []  # not a rule under the defaults
 
 
@@ -416,7 +417,7 @@ async def test_bad_initialization_options_are_reported(bare_client: LanguageClie
     await _start(bare_client, [tmp_path], options={"select": ["SL999"]})
     await wait_until(lambda: any("SL999" in m.message for m in bare_client.log_messages), "an error about SL999")
     uri = open_doc(bare_client, tmp_path / "rule.py", LOOP_RULE)
-    assert {d.code for d in await diagnostics_for(bare_client, uri, 1)} == {"SL101", "SL102"}
+    assert {d.code for d in await diagnostics_for(bare_client, uri, 1)} == {"SL101", "SL102", "SL104"}
 
 
 @pytest.mark.asyncio
@@ -424,7 +425,7 @@ async def test_bad_pyproject_is_reported_once_and_defaults_apply(bare_client: La
     (tmp_path / "pyproject.toml").write_text('[tool.scalarlint]\nselect = ["SL999"]\n')
     await _start(bare_client, [tmp_path])
     uri = open_doc(bare_client, tmp_path / "rule.py", LOOP_RULE)
-    assert {d.code for d in await diagnostics_for(bare_client, uri, 1)} == {"SL101", "SL102"}
+    assert {d.code for d in await diagnostics_for(bare_client, uri, 1)} == {"SL101", "SL102", "SL104"}
     replace_doc(bare_client, uri, LOOP_RULE + "\n", 2)
     await diagnostics_for(bare_client, uri, 2)
     errors = [m for m in bare_client.log_messages if "SL999" in m.message]
@@ -435,7 +436,7 @@ async def test_bad_pyproject_is_reported_once_and_defaults_apply(bare_client: La
 async def test_close_clears_and_shutdown_is_clean(bare_client: LanguageClient, tmp_path: Path) -> None:
     await _start(bare_client, [tmp_path], caps="neovim")
     uri = open_doc(bare_client, tmp_path / "rule.py", LOOP_RULE)
-    assert len(await diagnostics_for(bare_client, uri, 1)) == 2
+    assert len(await diagnostics_for(bare_client, uri, 1)) == 3
     bare_client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_until(lambda: list(bare_client.diagnostics.get(uri, [None])) == [], "diagnostics cleared on close")
     await bare_client.shutdown_session()

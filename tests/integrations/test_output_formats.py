@@ -86,13 +86,13 @@ def test_sarif_cli_output_is_valid_and_complete(project: Path) -> None:
         assert rule["helpUri"].endswith("#" + code.lower())
 
     results = run["results"]
-    assert {r["ruleId"] for r in results} == {"SL101", "SL102"}
+    assert {r["ruleId"] for r in results} == {"SL101", "SL102", "SL104"}
     for r in results:
         assert r["level"] == "error"  # inside a loop over data
         assert driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"]
         loc = r["locations"][0]["physicalLocation"]
         assert loc["artifactLocation"] == {"uri": "pkg/bad.py", "uriBaseId": "%SRCROOT%"}
-        assert loc["region"]["startLine"] == 8
+        assert loc["region"]["startLine"] == (7 if r["ruleId"] == "SL104" else 8)  # the element loop's header
     read = next(r for r in results if r["ruleId"] == "SL101")
     region = read["locations"][0]["physicalLocation"]["region"]
     line = BAD_RULE.splitlines()[7]
@@ -154,11 +154,12 @@ def test_github_cli_output(project: Path) -> None:
     result = _run("--format", "github", "pkg")
     assert result.exit_code == 2
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("::error file=pkg/bad.py,line=8,col=9,endLine=8,endColumn=14,title=SL102 scalar-setindex::")
-    assert lines[1].startswith("::error file=pkg/bad.py,line=8,col=25,endLine=8,endColumn=29,title=SL101 scalar-getindex::scalar read `x[i]`")
-    assert lines[1].endswith("[rule: abs_pullback]")
-    assert lines[2].startswith("::error file=pkg/broken.py,title=scalarlint%3A file not checked::syntax error")
-    assert len(lines) == 3
+    assert lines[0].startswith("::error file=pkg/bad.py,line=7,col=14,endLine=7,endColumn=27,title=SL104 element-iteration::element loop")
+    assert lines[1].startswith("::error file=pkg/bad.py,line=8,col=9,endLine=8,endColumn=14,title=SL102 scalar-setindex::")
+    assert lines[2].startswith("::error file=pkg/bad.py,line=8,col=25,endLine=8,endColumn=29,title=SL101 scalar-getindex::scalar read `x[i]`")
+    assert lines[2].endswith("[rule: abs_pullback]")
+    assert lines[3].startswith("::error file=pkg/broken.py,title=scalarlint%3A file not checked::syntax error")
+    assert len(lines) == 4
 
 
 def test_github_clean_run_prints_nothing(project: Path) -> None:
