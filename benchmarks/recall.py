@@ -14,7 +14,11 @@ What is counted (see ``../shared/LABELLING.md``):
   its kind reports on that line;
 - near-miss false positives: near-miss lines (``near-tuple``, ``near-slab``, ...) with any finding;
 - precision: of the findings inside the functions that were read whole (``scope`` lines), the
-  share that lands on a true label of its code; ``debatable`` lines count neither way.
+  share that lands on a true label of its code; ``debatable`` lines count neither way;
+- whole-tree precision, for code bases whose every finding was read (``read-all`` in the label
+  file): each finding is a true label, a near-miss or ``debatable`` label, or a ``finding`` line
+  giving the verdict (``tp``, ``fp``, ``debatable``) of one read outside the labelled functions.
+  A finding with no verdict is reported as unread.
 
 ``--stamp`` writes the digests of labels that have none (used once, when labelling).
 The ChainRules corpus (``tests/chainrules_corpus``, ``# expect:`` comments on every line) is
@@ -71,6 +75,8 @@ class LabelFile:
     project: str = ""
     scopes: dict[str, list[tuple[int, int]]] = field(default_factory=lambda: defaultdict(list))
     labels: list[Label] = field(default_factory=list)
+    read_all: bool = False  # every finding on the whole tree was read: verdicts below
+    verdicts: dict[tuple[str, int, str], str] = field(default_factory=dict)
 
 
 def parse_labels(path: Path) -> LabelFile:
@@ -82,6 +88,11 @@ def parse_labels(path: Path) -> LabelFile:
         words = line.split()
         if words[0] == "project":
             out.project = words[1]
+        elif words[0] == "read-all":
+            out.read_all = True
+        elif words[0] == "finding":
+            file, _, number = words[1].rpartition(":")
+            out.verdicts[(file, int(number), words[2])] = words[3]
         elif words[0] == "scope":
             file, _, span = words[1].rpartition(":")
             first, _, last = span.partition("-")
@@ -99,7 +110,7 @@ def stamp(label_file: LabelFile, checkout: Path) -> None:
     out = []
     for raw in lines:
         words = raw.split()
-        if len(words) == 2 and ":" in words[0] and not raw.startswith(("#", "scope", "project")):
+        if len(words) == 2 and ":" in words[0] and not raw.startswith(("#", "scope", "project", "finding")):
             file, _, number = words[0].rpartition(":")
             text = cache.setdefault(file, (checkout / file).read_text(encoding="utf-8").splitlines())
             raw = f"{raw} {digest(text[int(number) - 1])}"
@@ -208,6 +219,46 @@ def score(label_file: LabelFile, found: set[tuple[str, int, str]], checkout: Pat
     return s, stale
 
 
+@dataclass
+class TreeReading:
+    """Every finding on a whole tree, by verdict (labels first, then ``finding`` verdicts)."""
+
+    tp: int = 0
+    fp: int = 0
+    debatable: int = 0
+    unread: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+
+def read_tree(label_file: LabelFile, found: set[tuple[str, int, str]], checkout: Path) -> TreeReading:
+    reading = TreeReading()
+    kinds: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for label in label_file.labels:
+        kinds[(label.path, label.line)].add(label.kind)
+    for file, line, code in sorted(found):
+        labelled = kinds.get((file, line), set())
+        verdict = label_file.verdicts.get((file, line, code))
+        if any(KIND_CODE.get(k) == code for k in labelled):
+            reading.tp += 1
+        elif verdict is not None:
+            setattr(reading, verdict, getattr(reading, verdict) + 1)
+            if verdict == "fp":
+                reading.wrong.append(f"{file}:{line} {code}")
+        elif "debatable" in labelled:
+            reading.debatable += 1
+        elif labelled:  # a near-miss, or a true label of another check
+            reading.fp += 1
+            reading.wrong.append(f"{file}:{line} {code} (on a {'/'.join(sorted(labelled))} label)")
+        else:
+            text = (checkout / file).read_text(encoding="utf-8").splitlines()[line - 1].strip()
+            reading.unread.append(f"{file}:{line} {code}  {text}")
+    return reading
+
+
 def corpus_score(corpus: Path) -> Score:
     """Every line of the ChainRules corpus is labelled: ``# expect:`` codes, or nothing."""
     s = Score()
@@ -242,7 +293,8 @@ def _pct(value: float) -> str:
     return f"{value:.2f}"
 
 
-def report(per_project: dict[str, Score], total: Score, corpus: Score, times: dict[str, float], before: dict | None) -> str:
+def report(per_project: dict[str, Score], total: Score, corpus: Score, times: dict[str, float], before: dict | None,
+           readings: dict[str, TreeReading] | None = None) -> str:
     lines = ["# Recall and precision on labelled real AD code", ""]
     lines.append("Produced by `python benchmarks/recall.py CHECKOUTS` (default scope, default checks).")
     lines.append("Labels: `benchmarks/recall/*.labels`; sources and checksums: `benchmarks/recall/SOURCES.md`.")
@@ -289,6 +341,17 @@ def report(per_project: dict[str, Score], total: Score, corpus: Score, times: di
             f"{_pct(b['findings_on_true'] / b['findings_in_scope'] if b['findings_in_scope'] else 1)} | |"
         )
     lines.append("")
+    if readings:
+        lines.append("## Every finding read (whole trees, default scope)")
+        lines.append("")
+        lines += ["| code base | findings | true | false | debatable | unread | precision |", "|---|---|---|---|---|---|---|"]
+        for name, r in sorted(readings.items()):
+            total_found = r.tp + r.fp + r.debatable + len(r.unread)
+            lines.append(f"| {name} | {total_found} | {r.tp} | {r.fp} | {r.debatable} | {len(r.unread)} | **{_pct(r.precision)}** |")
+        wrong = [f"{name}: {w}" for name, r in sorted(readings.items()) for w in r.wrong]
+        if wrong:
+            lines += ["", "False positives read: " + "; ".join(f"`{w}`" for w in wrong) + "."]
+        lines.append("")
     lines.append("## ChainRules corpus (`tests/chainrules_corpus`, every line labelled)")
     lines.append("")
     lines += ["| check | labelled | found | recall |", "|---|---|---|---|"]
@@ -324,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     per_project: dict[str, Score] = {}
+    readings: dict[str, TreeReading] = {}
     times: dict[str, float] = {}
     total = Score()
     problems: list[str] = []
@@ -341,6 +405,12 @@ def main(argv: list[str] | None = None) -> int:
         problems += [f"{label_file.project}: {p}" for p in stale]
         per_project[label_file.project] = s
         times[label_file.project] = elapsed
+        if label_file.read_all:
+            readings[label_file.project] = reading = read_tree(label_file, found, checkout)
+            if reading.unread:
+                problems.append(f"{label_file.project}: {len(reading.unread)} findings without a verdict")
+                if args.show_unlabelled:
+                    print(f"\n## {label_file.project}: findings not read yet\n" + "\n".join(reading.unread))
         total.add(s)
         for title, rows in (("missed", s.misses if args.show_misses else []),
                             ("unlabelled findings", s.unlabelled if args.show_unlabelled else []),
@@ -354,13 +424,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.show_unlabelled and corpus.unlabelled:
         print("\n## corpus: unlabelled findings\n" + "\n".join(corpus.unlabelled))
     before = json.loads(args.before.read_text()) if args.before else None
-    text = report(per_project, total, corpus, times, before)
+    text = report(per_project, total, corpus, times, before, readings)
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     if args.json:
         data = {"total": total.as_json(), "corpus": corpus.as_json(),
-                "projects": {k: v.as_json() for k, v in per_project.items()}}
+                "projects": {k: v.as_json() for k, v in per_project.items()},
+                "read": {k: {"tp": r.tp, "fp": r.fp, "debatable": r.debatable, "unread": len(r.unread)} for k, r in readings.items()}}
         args.json.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)

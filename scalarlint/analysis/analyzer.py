@@ -18,7 +18,7 @@ from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
 from scalarlint.analysis.project import Target
 from scalarlint.analysis.sources import SourceFile
-from scalarlint.analysis.tree import parent_map
+from scalarlint.analysis.tree import children, parent_map
 from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
@@ -45,88 +45,70 @@ def parse_module(text: str) -> cst.Module:
         raise ParseFailure(f"cannot parse: {exc}") from exc
 
 
-class _KeyCollector(cst.CSTVisitor):
-    """Computes the same function keys as the ast-based first pass."""
-
-    def __init__(self) -> None:
-        self.stack: list[str] = []
-        self.keys: dict[cst.CSTNode, str] = {}
-        self.lambdas = 0
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.stack.append(node.name.value)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.stack.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.append(node.name.value)
-        self.keys[node] = ".".join(self.stack)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.stack.pop()
-
-    def visit_Lambda(self, node: cst.Lambda) -> None:
-        self.keys[node] = lambda_key(self.lambdas)
-        self.lambdas += 1
+def function_keys(module: cst.Module) -> dict[cst.CSTNode, str]:
+    """The same function keys as the ast-based first pass: dotted names for ``def``s (classes
+    included), ``<lambda>#K`` for the K-th lambda in source order. A plain walk over the kept
+    children, not a libcst visitor: this runs on every analysed file."""
+    keys: dict[cst.CSTNode, str] = {}
+    lambdas = 0
+    stack: list[tuple[cst.CSTNode, tuple[str, ...]]] = [(module, ())]
+    while stack:
+        node, names = stack.pop()
+        if isinstance(node, (cst.ClassDef, cst.FunctionDef)):
+            names = (*names, node.name.value)
+            if isinstance(node, cst.FunctionDef):
+                keys[node] = ".".join(names)
+        elif isinstance(node, cst.Lambda):
+            keys[node] = lambda_key(lambdas)
+            lambdas += 1
+        stack.extend((child, names) for child in reversed(children(node)))
+    return keys
 
 
-class _Walker(cst.CSTVisitor):
+class _Walker:
+    """Runs the checks on every node inside the target functions, in source order, skipping
+    ``allow_scalar`` blocks and compiled kernels; each finding is labelled with the innermost
+    rule around it. An explicit stack over the kept children (no libcst visitor dispatch)."""
+
     def __init__(self, analyzer: "FileAnalyzer", label_of: dict[cst.CSTNode, Target]) -> None:
         self.analyzer = analyzer
         self.label_of = label_of
-        self.labels: list[Target] = []
-        self.functions: list[cst.CSTNode] = []
-        self.ctx: CheckContext | None = None
         self.findings: list[tuple[Finding, Target]] = []
 
-    def _enter_function(self, node: cst.CSTNode) -> bool:
-        if self.analyzer.allows_scalar(node) or is_compiled_kernel(node):
-            return False
-        target = self.label_of.get(node)
-        self.labels.append(target or self.labels[-1])
-        self.functions.append(node)
-        return True
+    def walk(self, root: cst.CSTNode, label: Target) -> None:
+        labels: list[Target] = [label]
+        functions: list[cst.CSTNode] = []
+        leave = object()
+        stack: list[object] = [root]
+        while stack:
+            item = stack.pop()
+            if item is leave:
+                labels.pop()
+                functions.pop()
+                continue
+            node: cst.CSTNode = item  # type: ignore[assignment]
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                if self.analyzer.allows_scalar(node) or is_compiled_kernel(node):
+                    continue
+                labels.append(self.label_of.get(node) or labels[-1])
+                functions.append(node)
+                stack.append(leave)
+                self._dispatch(node, functions[-1], labels[-1])
+            elif isinstance(node, cst.With) and self.analyzer.allows_scalar(node):
+                continue
+            elif functions:
+                self._dispatch(node, functions[-1], labels[-1])
+            stack.extend(reversed(children(node)))
 
-    def _leave_function(self) -> None:
-        self.labels.pop()
-        self.functions.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return self._enter_function(node)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        if self.functions and self.functions[-1] is original_node:
-            self._leave_function()
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        if not self._enter_function(node):
-            return False
-        self._dispatch(node)
-        return True
-
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
-        if self.functions and self.functions[-1] is original_node:
-            self._leave_function()
-
-    def visit_With(self, node: cst.With) -> bool:
-        return not self.analyzer.allows_scalar(node)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        keep = super().on_visit(node)
-        if keep and self.functions and not isinstance(node, cst.Lambda):
-            self._dispatch(node)
-        return keep
-
-    def _dispatch(self, node: cst.CSTNode) -> None:
+    def _dispatch(self, node: cst.CSTNode, function: cst.CSTNode, label: Target) -> None:
         checks = self.analyzer.dispatch.get(type(node))
         if not checks:
             return
         ctx = self.analyzer.context
-        ctx.function = self.functions[-1]
+        ctx.function = function
         for check in checks:
             for finding in check.check(node, ctx):
-                self.findings.append((finding, self.labels[-1]))
+                self.findings.append((finding, label))
 
 
 class FileAnalyzer:
@@ -174,9 +156,7 @@ class FileAnalyzer:
         return False
 
     def run(self, targets: dict[str, Target]) -> list[Diagnostic]:
-        collector = _KeyCollector()
-        self.module.visit(collector)
-        keys = collector.keys
+        keys = function_keys(self.module)
         label_of = {node: targets[key] for node, key in keys.items() if key in targets}
         rules = {node for node, target in label_of.items() if not (target.is_helper or target.registered or target.forward)}
         inference = Inference(self.config, self.scopes, self.parents, set(label_of), rules, label_of, self.module)  # type: ignore[arg-type]
@@ -185,9 +165,7 @@ class FileAnalyzer:
         for node in _outermost(label_of, self.parents):
             if self._inside_allow_scalar(node):
                 continue
-            walker.labels = [label_of[node]]
-            walker.functions = []
-            node.visit(walker)
+            walker.walk(node, label_of[node])
         return self._diagnostics(walker.findings)
 
     def _inside_allow_scalar(self, node: cst.CSTNode) -> bool:

@@ -17,6 +17,8 @@ from typing import Sequence
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment
 
+from scalarlint.analysis.tree import children
+
 BLOCKS = (cst.IndentedBlock, cst.Module)
 LOOPS = (cst.For, cst.While)
 
@@ -38,7 +40,7 @@ class Reaching:
                 current = stack.pop()
                 self._order[id(current)] = counter
                 counter += 1
-                stack.extend(reversed(current.children))
+                stack.extend(reversed(children(current)))
         return self._order.get(id(node), -1)
 
     def _statement(self, node: cst.CSTNode) -> tuple[cst.CSTNode, cst.CSTNode] | None:

@@ -197,10 +197,19 @@ def dotted_name(node: ast.expr) -> str:
     return ""
 
 
+CLOSURE_WORDS = ("back", "vjp", "grad", "bwd", "adjoint", "pullback")
+
+
 def _returns_closure(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """``return Y, backprop`` where ``backprop`` is defined in the function: thinc's forward and
-    the ChainRules ``rrule`` shape, whatever the function is called."""
-    inner = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    """``return Y, backprop`` where ``backprop`` is defined in the function and named like a
+    gradient (``backprop``, ``pullback``, ``*_vjp``, ``grad_fn``): thinc's forward and the
+    ChainRules ``rrule`` shape, whatever the outer function is called. Factories returning
+    ``(cls, decorator)`` are not rules."""
+    inner = {
+        s.name
+        for s in node.body
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(w in s.name.lower() for w in CLOSURE_WORDS)
+    }
     if not inner:
         return False
     for stmt in ast.walk(node):

@@ -28,6 +28,7 @@ from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import annotation_kind, param_kind
 from scalarlint.analysis.syntax import call_name, is_none, is_range, is_range_name, keyword, positional
+from scalarlint.analysis.tree import children
 from scalarlint.config import Config
 
 __all__ = ["Inference", "call_name", "is_range_name", "keyword", "positional"]
@@ -546,7 +547,7 @@ class Inference:
                 if kind.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
                     out.append(kind.origin)
             elif not isinstance(node, (cst.Call, cst.Subscript, cst.Attribute)):
-                stack.extend(node.children)
+                stack.extend(children(node))
         return out
 
     # -- operators --------------------------------------------------------------------------

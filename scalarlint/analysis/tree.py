@@ -1,10 +1,31 @@
-"""Small walks over libcst trees shared by the checks and the fixers."""
+"""Small walks over libcst trees shared by the checks and the fixers.
+
+libcst computes ``node.children`` by running a visitor over the node's fields, which makes it
+the most expensive thing the analysis does when walks repeat (loop bodies, function bodies,
+module facts). ``parent_map`` reads every node's children once anyway, so it keeps them: later
+walks of the same tree read the kept lists. The cache holds one tree (the one being analysed,
+kept alive by the cache itself so node ids stay unique); nodes of any other tree fall back to
+``node.children``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
+
+_cache = threading.local()
+
+
+def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """``node.children``, from the kept lists when ``node`` belongs to the last indexed tree."""
+    kept = getattr(_cache, "children", None)
+    if kept is not None:
+        found = kept.get(id(node))
+        if found is not None:
+            return found
+    return node.children
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -13,17 +34,22 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(children(current)))
 
 
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     """Child -> parent for the whole tree; a plain walk is about 3x cheaper than libcst's
-    ParentNodeProvider, which pays for a full visitor dispatch per node."""
+    ParentNodeProvider, which pays for a full visitor dispatch per node. Keeps every node's
+    children for later walks of the same tree (per thread)."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    kept: dict[int, Sequence[cst.CSTNode]] = {}
     stack = [root]
     while stack:
         node = stack.pop()
-        for child in node.children:
+        below = node.children
+        kept[id(node)] = below
+        for child in below:
             parents[child] = node
             stack.append(child)
+    _cache.root, _cache.children = root, kept
     return parents

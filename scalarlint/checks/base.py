@@ -16,7 +16,7 @@ import libcst as cst
 
 from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
-from scalarlint.analysis.tree import walk
+from scalarlint.analysis.tree import children, walk
 from scalarlint.diagnostics import Severity
 
 
@@ -141,7 +141,7 @@ def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript
             converted = isinstance(parent, cst.Arg) and _is_converter_call(ctx.parents.get(parent))
             if ctx.inference.selects_element(node, converted=converted):
                 found.append(node)
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children(node)))
     return found
 
 
