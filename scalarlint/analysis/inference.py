@@ -182,6 +182,9 @@ class Inference:
         if isinstance(parent, cst.ComparisonTarget):
             parent = self.parents.get(parent)
         if isinstance(parent, cst.Comparison):
+            operands = [parent.left, *(c.comparator for c in parent.comparisons)]
+            if any(_is_python_marker(o) for o in operands):
+                return False  # subscript[0] == Ellipsis, kind == "f": Python data, not an element
             return self._is_test(parent)
         if isinstance(parent, cst.Index):  # y[idx[k]]: an index picks with an int
             return isinstance(self.parents.get(parent), cst.SubscriptElement)
@@ -625,6 +628,12 @@ class Inference:
         if kinds and all(k.is_device or k.is_none for k in kinds) and any(k.is_device for k in kinds):
             return K.ARRAY_SEQ
         return K.CONTAINER
+
+
+def _is_python_marker(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
+        isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
+    )
 
 
 def _is_zero(node: cst.BaseExpression) -> bool:
