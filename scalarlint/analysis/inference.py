@@ -110,6 +110,13 @@ class Inference:
     def returns(self, function: cst.CSTNode) -> list[cst.Return]:
         return self.facts.returns_of.get(function, [])
 
+    def is_builtin(self, node: cst.BaseExpression) -> bool:
+        """``sum`` is Python's, not a function of the module or an import of the same name."""
+        if not isinstance(node, cst.Name):
+            return False
+        referents = self._referents(node, self.scopes.get(node))
+        return not referents or not any(isinstance(r, Assignment) for r in referents)
+
     def is_array_module(self, node: cst.BaseExpression) -> bool:
         return self.kind(node).tag is Tag.MODULE
 

@@ -28,6 +28,7 @@ FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "
 OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
 INDEX_TUPLE_PARAMS = frozenset({"indexes", "indices", "target_input_indexes"})
 PLURAL_ARRAY_NAME = re.compile(r"^d?[A-Za-z]s$")  # Xs, dYs, xs, gs: thinc's and jax's lists of arrays
+CONTAINER_NAMES = frozenset({"args", "callbacks", "layers", "hooks", "fns", "funcs", "children", "nodes"})
 CONTAINER_SUFFIXES = ("_args", "_list", "_seq", "_tuple", "_meta", "_shape", "_shapes", "_dims", "_axes")
 ROLE_KINDS = {
     roles.ARRAY: K.array(),
@@ -77,7 +78,7 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.SHAPE
     if name in inf.config.container_params or PLURAL_ARRAY_NAME.match(name):
         return K.ARRAY_SEQ
-    if name == "args" or name.endswith(CONTAINER_SUFFIXES):
+    if name in CONTAINER_NAMES or name.endswith(CONTAINER_SUFFIXES):
         return K.CONTAINER
     if name in inf.array_module_names:
         return K.MODULE

@@ -95,8 +95,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     assert isinstance(node, cst.Call)
     name = call_name(node.func)
-    if name is None or len(name) != 1 or name[0] not in BUILTINS:
-        return
+    if name is None or len(name) != 1 or name[0] not in BUILTINS or not ctx.inference.is_builtin(node.func):
+        return  # DeZero's own ``sum(x, axis=0)`` shadows the builtin
     args = positional(node)
     if name[0] in ("max", "min") and len(args) != 1:
         return  # max(a, b) compares its arguments; it iterates nothing
