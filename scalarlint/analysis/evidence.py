@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import libcst as cst
 
-from scalarlint.analysis.tree import walk
+from scalarlint.analysis.tree import is_inside, walk
 
 
 def _ndim_of(node: cst.BaseExpression) -> str | None:
@@ -101,13 +101,6 @@ class RankEvidence:
             region = self.parents.get(region)
         for function in functions:  # innermost first: closures see their rule's evidence
             for rank, holds_in in self._facts(function).get(name, []):
-                if self._inside(use, holds_in):
+                if is_inside(use, holds_in, self.parents):
                     return rank
         return None
-
-    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        while node is not None:
-            if node is region:
-                return True
-            node = self.parents.get(node)  # type: ignore[assignment]
-        return False

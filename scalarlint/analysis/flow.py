@@ -17,7 +17,7 @@ from typing import Sequence
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment
 
-from scalarlint.analysis.tree import children
+from scalarlint.analysis.tree import children, is_inside
 
 BLOCKS = (cst.IndentedBlock, cst.Module)
 LOOPS = (cst.For, cst.While)
@@ -50,12 +50,8 @@ class Reaching:
             child, parent = parent, self.parents.get(parent)
         return (child, parent) if parent is not None else None
 
-    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        while node is not None:
-            if node is region:
-                return True
-            node = self.parents.get(node)  # type: ignore[assignment]
-        return False
+    def _is_inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        return is_inside(node, region, self.parents)
 
     def reaching(self, use: cst.Name, referents: Sequence[BaseAssignment]) -> Sequence[BaseAssignment]:
         if len(referents) < 2 or not all(isinstance(r, Assignment) for r in referents):
@@ -75,7 +71,7 @@ class Reaching:
             statement, block = found
             if not isinstance(statement, (cst.SimpleStatementLine,)):
                 continue  # for-targets, with-items, defs: bound per iteration or conditionally
-            if self._inside(use, block) and not self._inside(use, statement):
+            if self._is_inside(use, block) and not self._is_inside(use, statement):
                 dominating = ref
                 break
         if dominating is None:
@@ -84,8 +80,8 @@ class Reaching:
         kept = [r for r in referents if start <= self._ordinal(r.node) < here]
         later = [r for r in referents if self._ordinal(r.node) >= here]
         loop = self._enclosing_loop(use, stop=dominating.node)
-        if loop is not None and any(self._inside(r.node, loop) for r in later):
-            kept += [r for r in later if self._inside(r.node, loop)]  # carried around the loop
+        if loop is not None and any(self._is_inside(r.node, loop) for r in later):
+            kept += [r for r in later if self._is_inside(r.node, loop)]  # carried around the loop
         return kept
 
     def _enclosing_loop(self, node: cst.CSTNode, stop: cst.CSTNode) -> cst.CSTNode | None:
@@ -93,7 +89,7 @@ class Reaching:
         found = None
         parent = self.parents.get(node)
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
-            if isinstance(parent, LOOPS) and not self._inside(stop, parent):
+            if isinstance(parent, LOOPS) and not self._is_inside(stop, parent):
                 found = parent
             parent = self.parents.get(parent)
         return found

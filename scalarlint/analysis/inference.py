@@ -21,14 +21,16 @@ from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, NAMESPACE_FACTORIES, array_function, array_method
+from scalarlint.analysis.bindings import ELEMENT, binding_kind, unpack
+from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
+from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
-from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
-from scalarlint.analysis.parameters import annotation_kind, param_kind
-from scalarlint.analysis.syntax import call_name, is_none, is_range, is_range_name, keyword, positional
-from scalarlint.analysis.tree import children
+from scalarlint.analysis.parameters import param_kind
+from scalarlint.analysis.syntax import call_name, is_none, is_range_name, keyword, positional
 from scalarlint.config import Config
 
 __all__ = ["Inference", "call_name", "is_range_name", "keyword", "positional"]
@@ -36,8 +38,6 @@ __all__ = ["Inference", "call_name", "is_range_name", "keyword", "positional"]
 ARRAY_ATTRS = frozenset({"T", "mT", "H", "real", "imag", "data", "grad", "array"})
 HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"})
-ELEMENT = Origin.DATA  # the origin a DEVICE_SCALAR carries when it is one element of an array
-ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.FloorDivide, cst.Modulo)
 
 
 class Inference:
@@ -298,90 +298,11 @@ class Inference:
         return K.UNKNOWN
 
     def _binding(self, name: cst.Name) -> Kind:
-        """Kind of the value bound to an assignment-target name."""
-        path: list[int] = []
-        arity = 1
-        child: cst.CSTNode = name
-        parent = self.parents.get(child)
-        while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
-            if isinstance(parent, (cst.Tuple, cst.List)):
-                path.insert(0, [e for e in parent.elements].index(child))  # type: ignore[arg-type]
-                arity = max(arity, len(parent.elements))
-            if isinstance(parent, cst.StarredElement):
-                return K.CONTAINER
-            child, parent = parent, self.parents.get(parent)
-        if isinstance(parent, cst.AssignTarget):
-            assign = self.parents.get(parent)
-            if isinstance(assign, cst.Assign):
-                return self.unpack(assign.value, path, arity)
-        if isinstance(parent, cst.AnnAssign) and parent.value is not None:
-            return self.unpack(parent.value, path, arity)
-        if isinstance(parent, cst.AugAssign):
-            value = self.kind(parent.value)
-            return value if value.tag in (Tag.HOST_INT, Tag.ARRAY, Tag.DEVICE_SCALAR) else K.UNKNOWN
-        if isinstance(parent, cst.NamedExpr):
-            return self.kind(parent.value)
-        if isinstance(parent, (cst.For, cst.CompFor)):
-            return self._loop_element(parent.iter, path)
-        return K.UNKNOWN
+        return binding_kind(self, name)
 
     def unpack(self, value: cst.BaseExpression, path: list[int], arity: int = 1) -> Kind:
         """Kind of the part of ``value`` at ``path`` (``a, (b, c) = value``)."""
-        for depth, position in enumerate(path):
-            if isinstance(value, (cst.Tuple, cst.List)) and position < len(value.elements):
-                element = value.elements[position]
-                if isinstance(element, cst.StarredElement):
-                    return K.UNKNOWN
-                value = element.value
-                continue
-            if isinstance(value, cst.Call):
-                local = self.local_function(value)
-                if local is not None:  # y, lo, hi = _bounds(p)
-                    return self.calls.return_kind(local, path[depth:], arity)
-                if call_name(value.func) == ["divmod"]:
-                    return self.kind(value)
-            container = self.kind(value)
-            if container.tag is Tag.SHAPE and arity >= 2:
-                # B, C, H, W = x.shape: sizes of the axes of a multi-dimensional array; an
-                # index below one of them picks a slab, not an element.
-                return K.host_int(Origin.SIZE)
-            if isinstance(value, cst.Subscript) and container.is_device and not container.doubt and arity >= 2:
-                return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)  # x0, y0, x1, y1 = rois[i]: a row's elements
-            return _element_of(container)
-        return self.kind(value)
-
-    def _loop_element(self, iterable: cst.BaseExpression, path: list[int]) -> Kind:
-        if isinstance(iterable, cst.Call):
-            parts = call_name(iterable.func)
-            args = positional(iterable)
-            if is_range_name(parts) or (parts == ["reversed"] and args and is_range(args[0])):
-                rng = args[0] if parts == ["reversed"] else iterable
-                bounds = [self.kind(a) for a in positional(rng)]  # type: ignore[arg-type]
-                origin = Origin.DATA if self.range_over_data(rng) else Origin.STRUCTURAL  # type: ignore[arg-type]
-                return K.host_int(origin, K.shared_key(bounds))
-            if parts and parts[-1] == "ndindex" and args:
-                data = any(self.kind(a).origin >= Origin.PARAM for a in args)
-                return K.host_int(Origin.DATA if data else Origin.STRUCTURAL)
-            if parts == ["enumerate"] and args:
-                if not path:
-                    return K.CONTAINER
-                if path[0] == 0:
-                    iterated = self.kind(args[0])
-                    return K.host_int(Origin.DATA if iterated.is_array else Origin.STRUCTURAL, iterated.key)
-                return self._loop_element(args[0], path[1:])
-            if parts == ["zip"] and args:
-                if not path or path[0] >= len(args):
-                    return K.CONTAINER
-                return self._loop_element(args[path[0]], path[1:])
-        container = self.kind(iterable)
-        if container.tag is Tag.ARRAY:
-            if container.rank is not None and container.rank >= 2:
-                element = K.array(container.rank - 1)
-            else:  # an element; or a row used as one (rank unknown): only scalar uses act on it
-                element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)
-            return element if not path else K.UNKNOWN
-        element = _element_of(container)
-        return element if not path else (K.array() if element.is_array else K.UNKNOWN)
+        return unpack(self, value, path, arity)
 
     # -- attributes, subscripts -----------------------------------------------------------
     def _attribute(self, node: cst.Attribute) -> Kind:
@@ -478,7 +399,7 @@ class Inference:
         parts = call_name(node.func)
         args = positional(node)
         if parts and len(parts) == 1:
-            builtin = self._builtin(parts[0], node, args)
+            builtin = builtin_kind(self, parts[0], node, args)
             if builtin is not None:
                 return builtin
         if parts and parts[-1] in NAMESPACE_FACTORIES:
@@ -501,142 +422,6 @@ class Inference:
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
 
-    def _builtin(self, name: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
-        if name == "len":
-            if args and self.kind(args[0]).is_array:
-                return K.host_int(Origin.DATA, self.kind(args[0]).key)
-            return K.host_int(Origin.STRUCTURAL)
-        if name == "int":
-            if args:
-                inner = self.kind(args[0])
-                if inner.is_device:  # int(p[i]) of an index array p indexes what p indexes
-                    base_key = self.kind(args[0].value).key if isinstance(args[0], cst.Subscript) else None
-                    return K.host_int(Origin.DATA, inner.key or base_key)
-                if inner.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) and not inner.is_none:
-                    return K.host_int(inner.origin, inner.key)
-                # int(i / width) with an unknown width: the index still follows i.
-                return K.host_int(max([Origin.STRUCTURAL, *self._host_origins(args[0])]))
-            return K.host_int(Origin.STRUCTURAL)
-        if name in ("float", "bool", "complex", "str", "repr", "isinstance", "hasattr", "callable"):
-            return K.HOST_SCALAR
-        if name == "cast" and len(args) == 2:  # typing.cast(Floats2d, value): trust the annotation
-            declared = annotation_kind(args[0])
-            return declared if declared.tag is not Tag.UNKNOWN else self.kind(args[1])
-        if name == "next" and args and isinstance(args[0], cst.GeneratorExp):
-            found = self.kind(args[0].elt)  # next(j for j in range(n) if x[j] > 0): a searched index
-            return K.host_int(max(found.origin, Origin.DATA), found.key) if found.is_host_int else K.UNKNOWN
-        if name in ("tuple", "list"):
-            if args:
-                inner = self.kind(args[0])
-                if inner.tag in (Tag.SHAPE, Tag.ARRAY_SEQ):
-                    return inner
-            return K.CONTAINER
-        if name in ("dict", "set", "sorted", "zip", "enumerate", "map", "filter", "range", "xrange"):
-            return K.CONTAINER
-        if name in ("max", "min", "sum", "abs", "round", "pow", "divmod"):
-            kinds = [self.kind(a) for a in args]
-            if kinds and all(k.is_host_int for k in kinds):
-                return K.combine(kinds)
-            if len(kinds) == 1 and kinds[0].tag is Tag.SHAPE:
-                return K.host_int(max(kinds[0].origin, Origin.SIZE))
-            if name == "abs" and kinds and kinds[0].is_device:
-                return kinds[0]
-            scalars = [k for k in kinds if k.tag is Tag.DEVICE_SCALAR]
-            if scalars and name != "sum" and all(k.tag in (Tag.DEVICE_SCALAR, Tag.HOST_INT, Tag.HOST_SCALAR) for k in kinds):
-                return K.Kind(Tag.DEVICE_SCALAR, origin=max(k.origin for k in scalars))  # max(elem, 1.0)
-            return K.UNKNOWN
-        return None
-
-    def _host_origins(self, expr: cst.BaseExpression) -> list[Origin]:
-        out: list[Origin] = []
-        stack: list[cst.CSTNode] = [expr]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, cst.Name):
-                kind = self.kind(node)
-                if kind.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
-                    out.append(kind.origin)
-            elif not isinstance(node, (cst.Call, cst.Subscript, cst.Attribute)):
-                stack.extend(children(node))
-        return out
-
-    # -- operators --------------------------------------------------------------------------
-    def _binary(self, node: cst.BinaryOperation) -> Kind:
-        left, right = self.kind(node.left), self.kind(node.right)
-        if isinstance(node.operator, cst.MatrixMultiply):
-            return K.array() if left.is_device or right.is_device else K.UNKNOWN
-        if left.tag is Tag.ARRAY or right.tag is Tag.ARRAY:
-            ranks = [k.rank for k in (left, right) if k.tag is Tag.ARRAY]
-            others = [k for k in (left, right) if k.tag is not Tag.ARRAY]
-            if any(k.tag in (Tag.UNKNOWN, Tag.CONTAINER, Tag.OBJECT) for k in others) and not isinstance(
-                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)
-            ):
-                return K.array()
-            rank = max(ranks) if None not in ranks else None  # type: ignore[type-var]
-            if len(ranks) == 2 and ranks[0] != ranks[1]:
-                rank = None if None in ranks else max(ranks)  # type: ignore[type-var]
-            boolean = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and all(
-                k.boolean for k in (left, right) if k.is_device
-            )
-            key = next((k.key for k in (left, right) if k.tag is Tag.ARRAY and k.key), None)
-            return K.array(rank, boolean, least_doubt((left, right)), key)
-        if left.tag is Tag.DEVICE_SCALAR or right.tag is Tag.DEVICE_SCALAR:
-            scalars = [k for k in (left, right) if k.tag is Tag.DEVICE_SCALAR]
-            other = right if left.tag is Tag.DEVICE_SCALAR else left
-            origin = max(k.origin for k in scalars)
-            doubt = least_doubt(scalars)
-            if other.tag in (Tag.HOST_INT, Tag.HOST_SCALAR, Tag.DEVICE_SCALAR):
-                return K.Kind(Tag.DEVICE_SCALAR, origin=origin, doubt=doubt)
-            if origin >= ELEMENT and other.tag is Tag.UNKNOWN and isinstance(node.operator, ARITHMETIC):
-                return K.Kind(Tag.DEVICE_SCALAR, origin=origin, doubt=doubt)  # xmin * self.spatial_scale
-            return K.UNKNOWN
-        if left.is_host_int and right.tag is Tag.UNKNOWN and isinstance(node.operator, (cst.Modulo, cst.FloorDivide)):
-            return K.host_int(left.origin)  # pw = i % pooled_width: index arithmetic
-        if left.is_host_int and right.is_host_int:
-            if isinstance(node.operator, (cst.Divide,)):
-                return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
-            shifted = isinstance(node.operator, (cst.Add, cst.Subtract)) and all(k.key or k.origin == Origin.LITERAL for k in (left, right))
-            return K.host_int(max(left.origin, right.origin), K.shared_key((left, right)) if shifted else None)
-        if left.tag is Tag.SHAPE and right.tag is Tag.SHAPE and isinstance(node.operator, cst.Add):
-            return K.SHAPE
-        if {left.tag, right.tag} <= {Tag.HOST_INT, Tag.HOST_SCALAR}:
-            return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
-        return K.UNKNOWN
-
-    def _unary(self, node: cst.UnaryOperation) -> Kind:
-        inner = self.kind(node.expression)
-        if isinstance(node.operator, cst.Not):
-            return K.HOST_SCALAR if not inner.is_device else K.UNKNOWN
-        return inner
-
-    def _comparison(self, node: cst.Comparison) -> Kind:
-        operands = [self.kind(node.left), *[self.kind(c.comparator) for c in node.comparisons]]
-        if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
-            return K.HOST_SCALAR
-        arrays = [k for k in operands if k.tag is Tag.ARRAY]
-        if arrays:
-            ranks = [k.rank for k in arrays]
-            key = next((k.key for k in arrays if k.key), None)
-            return K.array(ranks[0] if len(set(ranks)) == 1 else None, boolean=True, doubt=least_doubt(arrays), key=key)
-        scalars = [k for k in operands if k.tag is Tag.DEVICE_SCALAR]
-        if scalars:
-            return K.Kind(Tag.DEVICE_SCALAR, boolean=True, origin=max(k.origin for k in scalars), doubt=least_doubt(scalars))
-        if all(k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) for k in operands):
-            return K.HOST_SCALAR
-        return K.UNKNOWN
-
-    def _sequence(self, node: cst.Tuple | cst.List) -> Kind:
-        elements = [e.value for e in node.elements if not isinstance(e, cst.StarredElement)]
-        if len(elements) != len(node.elements):
-            return K.CONTAINER
-        kinds = [self.kind(e) for e in elements]
-        if kinds and all(k.is_host_int for k in kinds):
-            return K.Kind(Tag.SHAPE, rank=len(kinds), origin=max(k.origin for k in kinds))
-        if kinds and all(k.is_device or k.is_none for k in kinds) and any(k.is_device for k in kinds):
-            return K.ARRAY_SEQ
-        return K.CONTAINER
-
-
 def _is_python_marker(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
         isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
@@ -647,26 +432,14 @@ def _is_zero(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.value == "0"
 
 
-def _element_of(container: Kind) -> Kind:
-    if container.tag is Tag.ARRAY_SEQ:
-        return K.array(doubt=container.doubt)
-    if container.tag is Tag.SHAPE:
-        return K.host_int(Origin.DATA)
-    if container.tag is Tag.ARRAY and not container.doubt:  # a, b = xp.linalg.qr(A)
-        return K.array()
-    if container.is_host_int:  # n, c = divmod(i, width)
-        return container
-    return K.UNKNOWN
-
-
 _HANDLERS = {
     cst.Name: Inference._name,
     cst.Attribute: Inference._attribute,
     cst.Subscript: Inference._subscript,
     cst.Call: Inference._call,
-    cst.BinaryOperation: Inference._binary,
-    cst.UnaryOperation: Inference._unary,
-    cst.Comparison: Inference._comparison,
-    cst.Tuple: Inference._sequence,
-    cst.List: Inference._sequence,
+    cst.BinaryOperation: binary_kind,
+    cst.UnaryOperation: unary_kind,
+    cst.Comparison: comparison_kind,
+    cst.Tuple: sequence_kind,
+    cst.List: sequence_kind,
 }

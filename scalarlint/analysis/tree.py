@@ -53,3 +53,13 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
             stack.append(child)
     _cache.root, _cache.children = root, kept
     return parents
+
+
+def is_inside(node: cst.CSTNode, region: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
+    """``node`` is ``region`` or lies below it."""
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is region:
+            return True
+        current = parents.get(current)
+    return False

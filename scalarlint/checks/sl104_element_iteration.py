@@ -8,7 +8,7 @@ import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, Origin, Tag
 from scalarlint.analysis.syntax import call_name, is_range_name, positional
-from scalarlint.analysis.tree import walk
+from scalarlint.analysis.tree import is_inside, walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_accesses, short
 from scalarlint.diagnostics import Severity
 
@@ -169,7 +169,7 @@ def _element_loop(node: cst.For | cst.CompFor, ctx: CheckContext) -> Iterable[Fi
     body: cst.CSTNode = node.body if isinstance(node, cst.For) else ctx.parents.get(node, node)
     accesses = element_accesses(body, ctx)
     if isinstance(node, cst.CompFor):
-        accesses = [a for a in accesses if not _inside(a, node.iter, ctx)]
+        accesses = [a for a in accesses if not is_inside(a, node.iter, ctx.parents)]
     if not accesses:
         return
     names = []
@@ -186,14 +186,6 @@ def _element_loop(node: cst.For | cst.CompFor, ctx: CheckContext) -> Iterable[Fi
         Severity.ERROR,
         data={"element_loop": True},
     )
-
-
-def _inside(node: cst.CSTNode, region: cst.CSTNode, ctx: CheckContext) -> bool:
-    while node is not None:
-        if node is region:
-            return True
-        node = ctx.parents.get(node)  # type: ignore[assignment]
-    return False
 
 
 def _replacement(builtin: str) -> str:

@@ -1,0 +1,121 @@
+"""What a name bound by an assignment, an unpacking or a loop holds.
+
+``a, (b, c) = value`` takes the part of ``value`` at its position; ``y, lo, hi = _bounds(p)``
+the matching part of what the helper returns; ``for i in range(len(x))`` a host int bounded by
+``x``; ``for v in x`` one element (or a row) of ``x``; ``x0, y0, x1, y1 = rois[i]`` the
+elements of a row. The inference (``inference.py``) calls these for names it meets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis import kinds as K
+from scalarlint.analysis.kinds import Kind, Origin, Tag
+from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.inference import Inference
+
+ELEMENT = Origin.DATA  # the origin a DEVICE_SCALAR carries when it is one element of an array
+
+
+def binding_kind(inf: "Inference", name: cst.Name) -> Kind:
+    """Kind of the value bound to an assignment-target name."""
+    path: list[int] = []
+    arity = 1
+    child: cst.CSTNode = name
+    parent = inf.parents.get(child)
+    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        if isinstance(parent, (cst.Tuple, cst.List)):
+            path.insert(0, [e for e in parent.elements].index(child))  # type: ignore[arg-type]
+            arity = max(arity, len(parent.elements))
+        if isinstance(parent, cst.StarredElement):
+            return K.CONTAINER
+        child, parent = parent, inf.parents.get(parent)
+    if isinstance(parent, cst.AssignTarget):
+        assign = inf.parents.get(parent)
+        if isinstance(assign, cst.Assign):
+            return unpack(inf, assign.value, path, arity)
+    if isinstance(parent, cst.AnnAssign) and parent.value is not None:
+        return unpack(inf, parent.value, path, arity)
+    if isinstance(parent, cst.AugAssign):
+        value = inf.kind(parent.value)
+        return value if value.tag in (Tag.HOST_INT, Tag.ARRAY, Tag.DEVICE_SCALAR) else K.UNKNOWN
+    if isinstance(parent, cst.NamedExpr):
+        return inf.kind(parent.value)
+    if isinstance(parent, (cst.For, cst.CompFor)):
+        return loop_element(inf, parent.iter, path)
+    return K.UNKNOWN
+
+def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: int = 1) -> Kind:
+    """Kind of the part of ``value`` at ``path`` (``a, (b, c) = value``)."""
+    for depth, position in enumerate(path):
+        if isinstance(value, (cst.Tuple, cst.List)) and position < len(value.elements):
+            element = value.elements[position]
+            if isinstance(element, cst.StarredElement):
+                return K.UNKNOWN
+            value = element.value
+            continue
+        if isinstance(value, cst.Call):
+            local = inf.local_function(value)
+            if local is not None:  # y, lo, hi = _bounds(p)
+                return inf.calls.return_kind(local, path[depth:], arity)
+            if call_name(value.func) == ["divmod"]:
+                return inf.kind(value)
+        container = inf.kind(value)
+        if container.tag is Tag.SHAPE and arity >= 2:
+            # B, C, H, W = x.shape: sizes of the axes of a multi-dimensional array; an
+            # index below one of them picks a slab, not an element.
+            return K.host_int(Origin.SIZE)
+        if isinstance(value, cst.Subscript) and container.is_device and not container.doubt and arity >= 2:
+            return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)  # x0, y0, x1, y1 = rois[i]: a row's elements
+        return element_of(container)
+    return inf.kind(value)
+
+def loop_element(inf: "Inference", iterable: cst.BaseExpression, path: list[int]) -> Kind:
+    if isinstance(iterable, cst.Call):
+        parts = call_name(iterable.func)
+        args = positional(iterable)
+        if is_range_name(parts) or (parts == ["reversed"] and args and is_range(args[0])):
+            rng = args[0] if parts == ["reversed"] else iterable
+            bounds = [inf.kind(a) for a in positional(rng)]  # type: ignore[arg-type]
+            origin = Origin.DATA if inf.range_over_data(rng) else Origin.STRUCTURAL  # type: ignore[arg-type]
+            return K.host_int(origin, K.shared_key(bounds))
+        if parts and parts[-1] == "ndindex" and args:
+            data = any(inf.kind(a).origin >= Origin.PARAM for a in args)
+            return K.host_int(Origin.DATA if data else Origin.STRUCTURAL)
+        if parts == ["enumerate"] and args:
+            if not path:
+                return K.CONTAINER
+            if path[0] == 0:
+                iterated = inf.kind(args[0])
+                return K.host_int(Origin.DATA if iterated.is_array else Origin.STRUCTURAL, iterated.key)
+            return loop_element(inf, args[0], path[1:])
+        if parts == ["zip"] and args:
+            if not path or path[0] >= len(args):
+                return K.CONTAINER
+            return loop_element(inf, args[path[0]], path[1:])
+    container = inf.kind(iterable)
+    if container.tag is Tag.ARRAY:
+        if container.rank is not None and container.rank >= 2:
+            element = K.array(container.rank - 1)
+        else:  # an element; or a row used as one (rank unknown): only scalar uses act on it
+            element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)
+        return element if not path else K.UNKNOWN
+    element = element_of(container)
+    return element if not path else (K.array() if element.is_array else K.UNKNOWN)
+
+
+def element_of(container: Kind) -> Kind:
+    if container.tag is Tag.ARRAY_SEQ:
+        return K.array(doubt=container.doubt)
+    if container.tag is Tag.SHAPE:
+        return K.host_int(Origin.DATA)
+    if container.tag is Tag.ARRAY and not container.doubt:  # a, b = xp.linalg.qr(A)
+        return K.array()
+    if container.is_host_int:  # n, c = divmod(i, width)
+        return container
+    return K.UNKNOWN
