@@ -381,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the Markdown table here")
     parser.add_argument("--json", type=Path, help="write the raw counts here (for --before of a later run)")
     parser.add_argument("--before", type=Path, help="counts of an earlier run to compare with")
+    parser.add_argument("--before-note", default="", help="how the earlier counts were made (printed with them)")
     parser.add_argument("--stamp", action="store_true", help="add digests to labels that have none")
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--show-unlabelled", action="store_true", help="findings in scope on no true label")
@@ -425,6 +426,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n## corpus: unlabelled findings\n" + "\n".join(corpus.unlabelled))
     before = json.loads(args.before.read_text()) if args.before else None
     text = report(per_project, total, corpus, times, before, readings)
+    if before and args.before_note:
+        text += f"\n\"before\": {args.before_note}\n"
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
