@@ -93,6 +93,24 @@ class _Indexer(ast.NodeVisitor):
                 continue
             self.index.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
 
+    def visit_Assign(self, node: ast.Assign) -> None:
+        """Module-level aliases (``_Base = function_node.FunctionNode``, ``grad = _grad_impl``):
+        followed like imports when resolving base classes and calls."""
+        self.generic_visit(node)
+        if self.func_stack or self.class_stack or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return
+        dotted = dotted_name(node.value)
+        if not dotted:
+            return
+        alias = node.targets[0].id
+        head, _, rest = dotted.partition(".")
+        if head in self.index.imports:
+            self.index.imports[alias] = self.index.imports[head] + (f".{rest}" if rest else "")
+        elif not rest and head in self.index.top_level:
+            self.index.top_level[alias] = self.index.top_level[head]
+        elif not rest and head in self.index.classes:
+            self.index.imports[alias] = f"{self.index.module}.{head}" if self.index.module else head
+
     # -- definitions -----------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         qual = ".".join([*self.stack, node.name])

@@ -104,3 +104,31 @@ def forward(model, X, Ys, callbacks, is_train):
         return d_output
 
     return X, backprop
+
+
+_Node = function_node.FunctionNode  # an alias of the framework's base, followed like an import
+
+
+class Aliased(_Node):
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        xp = backend.get_array_module(gy)
+        out = xp.zeros((3,))
+        out[0] = 1  # expect: SL102
+        return out * gy,
+
+
+def _tail_impl(x, dy):
+    dx = np.zeros_like(x)
+    dx[len(x) - 1] = dy  # expect: SL102
+    return dx
+
+
+tail_helper = _tail_impl  # a helper reached through an alias
+
+
+def rrule_tail(x):
+    def tail_pullback(dy):
+        return (tail_helper(x, dy),)
+
+    return x, tail_pullback
