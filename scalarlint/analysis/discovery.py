@@ -11,7 +11,7 @@ at most ``MAX_DEPTH`` ancestors deep, cycles cut.
 
 from __future__ import annotations
 
-from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_LIKE, ClassConvention
+from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, ClassConvention
 from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closures
 from scalarlint.config import Config
 
@@ -77,7 +77,7 @@ def convention_for(table: ClassTable, index: ModuleIndex, qual: str, entry: Clas
         for convention in (user, *CLASS_CONVENTIONS):
             if any(_names(dotted, wanted) for wanted in convention.bases):
                 return convention
-        if ancestor is not None and "forward" in ancestor.methods and "backward" in ancestor.methods:
+        if FUNCTION_BASES and ancestor is not None and "forward" in ancestor.methods and "backward" in ancestor.methods:
             return FUNCTION_LIKE
     return None
 

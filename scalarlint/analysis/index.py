@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS
+from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
 from scalarlint.config import Config
 
 
@@ -147,7 +147,7 @@ class _Indexer(ast.NodeVisitor):
         entry = self._enter_function(key, node.name, node.lineno, in_class)
         if not self.func_stack and not self.class_stack:
             self.index.top_level[node.name] = key
-        entry.returns_closure = _returns_closure(node)
+        entry.returns_closure = RETURNS_CLOSURE_RULES and _returns_closure(node)
         if entry.returns_closure and not entry.is_rule:
             entry.is_rule, entry.reason = True, "returns (Y, backprop)"
         if any(_registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:

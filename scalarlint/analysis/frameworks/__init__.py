@@ -21,5 +21,7 @@ REGISTRATION_METHODS: frozenset[str] = frozenset().union(*(f.registration_method
 FUNCTION_LIKE = generic.FUNCTION_LIKE
 RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.receivers.items()}
 CONSTRUCTORS: dict[str, int | None] = {k: v for f in FRAMEWORKS for k, v in f.constructors.items()}
+RETURNS_CLOSURE_RULES: bool = any(f.returns_closure_rules for f in FRAMEWORKS)
+FUNCTION_BASES: bool = any(f.function_bases for f in FRAMEWORKS)
 
-__all__ = ["CLASS_CONVENTIONS", "CONSTRUCTORS", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "RECEIVERS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]
+__all__ = ["CLASS_CONVENTIONS", "CONSTRUCTORS", "FUNCTION_BASES", "RETURNS_CLOSURE_RULES", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "RECEIVERS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]
