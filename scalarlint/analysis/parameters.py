@@ -183,7 +183,7 @@ def annotation_kind(node: cst.BaseExpression) -> Kind:
         left, right = annotation_kind(node.left), annotation_kind(node.right)
         return left if right.tag is Tag.UNKNOWN or right.is_none else K.combine([left, right])
     parts = call_name(node) or []
-    last = parts[-1] if parts else (node.value if isinstance(node, cst.SimpleString) else "")
+    last = parts[-1] if parts else (node.raw_value.rsplit(".", 1)[-1] if isinstance(node, cst.SimpleString) else "")
     if last == "int":
         return K.host_int(Origin.PARAM)
     if last in ("float", "bool", "str", "complex", "None", "dtype", "DType"):

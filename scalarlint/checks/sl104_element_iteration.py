@@ -73,8 +73,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         arrays = _iterated_arrays(node.iter, ctx)
         if arrays and _yields_matrices(node, ctx):
             arrays = []  # for a in batch: xp.linalg.eigh(a): one slab per trip, not one element
-        if arrays:
-            ctx.claim(node.iter)
+        if arrays:  # nothing is claimed: a mask or an element read inside the iterable keeps its finding
             yield Finding(
                 INFO.code,
                 node.iter,
