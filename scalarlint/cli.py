@@ -50,6 +50,7 @@ def main() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="Also offer unsafe fixes (and apply them with --fix or --diff).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
 @click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed.")
+@click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
 def check(
     paths: tuple[Path, ...],
     select: str | None,
@@ -67,6 +68,7 @@ def check(
     unsafe_fixes: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
+    fix_read_only: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source
@@ -86,7 +88,8 @@ def check(
 
     if fix or diff:
         _check_and_fix(
-            targets, use_stdin, stdin_filename, config, unsafe_fixes, diff, show_fixes, output_format, output_file, color, exit_zero
+            targets, use_stdin, stdin_filename, config, unsafe_fixes, diff, show_fixes, output_format, output_file, color, exit_zero,
+            fix_read_only,
         )
         return
 
@@ -143,6 +146,7 @@ def _check_and_fix(
     output_file: Path | None,
     color: bool | None,
     exit_zero: bool,
+    fix_read_only: bool = False,
 ) -> None:
     """``check --fix`` / ``--diff``: fix in memory (``scalarlint.fixers.engine``), then write
     each changed file atomically or print the diff, and report the findings that remain.
@@ -193,7 +197,7 @@ def _check_and_fix(
     resolved: list[Diagnostic] = []  # findings of the original text that the fixes made go away
     for fixed in run.files:
         if fixed is not stdin_fix and fixed.outcome.text != fixed.source.text:
-            error = fx.write_atomic(fixed)
+            error = fx.write_atomic(fixed, root=Path(config.root), read_only=fix_read_only)
             if error is not None:  # left as it was: report the file as it is on disk
                 run.errors.append(error)
                 remaining.extend(fixed.outcome.original)

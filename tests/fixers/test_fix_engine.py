@@ -265,3 +265,105 @@ def test_write_goes_through_a_temporary_file_in_the_same_folder(tmp_path: Path, 
     monkeypatch.setattr(engine.os, "replace", spy)
     assert engine.write_atomic(fixed) is None
     assert len(calls) == 1 and Path(calls[0][0]).parent == tmp_path and calls[0][1] == str(path)
+
+
+# -- links, permissions, full disks, killed runs ----------------------------------------------------
+def _rule_file(path: Path) -> None:
+    path.write_text("from array_api_compat import array_namespace\n" + RULE, encoding="utf-8")
+
+
+def test_symlink_inside_the_tree_is_written_through_to_its_target(tmp_path: Path) -> None:
+    target = tmp_path / "real.py"
+    _rule_file(target)
+    link = tmp_path / "link.py"
+    link.symlink_to(target.name)
+    source, mtime = engine.read_for_fix(str(link))  # type: ignore[misc]
+    fixed = engine.FileFix(source, engine.fix_source(source, Config(), False), mtime)
+    assert engine.write_atomic(fixed, root=tmp_path) is None
+    assert link.is_symlink() and os.readlink(link) == "real.py"
+    assert FIXED_LINE in target.read_text(encoding="utf-8")
+
+
+def test_symlink_to_a_file_outside_the_tree_is_refused(tmp_path: Path) -> None:
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    outside.mkdir()
+    target = outside / "real.py"
+    _rule_file(target)
+    before = target.read_bytes()
+    link = tree / "link.py"
+    link.symlink_to(target)
+    source, mtime = engine.read_for_fix(str(link))  # type: ignore[misc]
+    fixed = engine.FileFix(source, engine.fix_source(source, Config(), False), mtime)
+    error = engine.write_atomic(fixed, root=tree)
+    assert error is not None and "outside the checked tree" in error.message
+    assert target.read_bytes() == before and link.is_symlink()
+
+
+def test_hard_links_stay_one_file(tmp_path: Path) -> None:
+    path = tmp_path / "rule.py"
+    _rule_file(path)
+    other = tmp_path / "same.py"
+    os.link(path, other)
+    inode = os.stat(path).st_ino
+    assert engine.write_atomic(_fix_file(path), root=tmp_path) is None
+    assert os.stat(path).st_ino == inode == os.stat(other).st_ino and os.stat(path).st_nlink == 2
+    assert FIXED_LINE in other.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rule.py", "same.py"]
+
+
+def test_read_only_files_are_refused_unless_asked(tmp_path: Path) -> None:
+    path = tmp_path / "rule.py"
+    _rule_file(path)
+    os.chmod(path, 0o444)
+    before = path.read_bytes()
+    fixed = _fix_file(path)
+    error = engine.write_atomic(fixed)
+    assert error is not None and "read-only" in error.message and path.read_bytes() == before
+    assert engine.write_atomic(fixed, read_only=True) is None
+    assert FIXED_LINE in path.read_text(encoding="utf-8")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o444
+
+
+def test_a_full_disk_leaves_the_original_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    path = tmp_path / "rule.py"
+    _rule_file(path)
+    before = path.read_bytes()
+    fixed = _fix_file(path)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(engine.os, "fsync", full)
+    error = engine.write_atomic(fixed)
+    assert error is not None and "No space left on device" in error.message
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]
+
+
+def test_temporary_files_of_a_killed_run_are_removed(tmp_path: Path) -> None:
+    path = tmp_path / "rule.py"
+    _rule_file(path)
+    leftover = tmp_path / ".rule.py.abc123.scalarlint-fix"
+    leftover.write_text("half a file")
+    assert engine.write_atomic(_fix_file(path)) is None
+    assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]
+
+
+def test_cli_fix_read_only_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from scalarlint.cli import main
+
+    path = tmp_path / "rule.py"
+    _rule_file(path)
+    os.chmod(path, 0o444)
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(main, ["check", "--fix", "rule.py"])
+    assert refused.exit_code == 2 and "read-only" in refused.output
+    assert FIXED_LINE not in path.read_text(encoding="utf-8")
+    done = CliRunner().invoke(main, ["check", "--fix", "--fix-read-only", "rule.py"])
+    assert done.exit_code == 0, done.output
+    assert FIXED_LINE in path.read_text(encoding="utf-8")
