@@ -367,3 +367,34 @@ def test_cli_fix_read_only_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     done = CliRunner().invoke(main, ["check", "--fix", "--fix-read-only", "rule.py"])
     assert done.exit_code == 0, done.output
     assert FIXED_LINE in path.read_text(encoding="utf-8")
+
+
+KILL = """
+import os, sys
+from scalarlint.config import Config
+from scalarlint.fixers import engine
+path = sys.argv[1]
+source, mtime = engine.read_for_fix(path)
+fixed = engine.FileFix(source, engine.fix_source(source, Config(), False), mtime)
+if sys.argv[2] == "before-replace":
+    engine.os.replace = lambda *a: os._exit(9)  # killed between the temporary file and the replace
+else:
+    engine.os.fsync = lambda fd: os._exit(9)  # killed while the new bytes are being written
+engine.write_atomic(fixed)
+"""
+
+
+@pytest.mark.parametrize("moment", ["before-replace", "during-write"])
+def test_a_killed_run_leaves_the_file_as_it_was_and_the_next_run_cleans_up(tmp_path: Path, moment: str) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "rule.py"
+    _rule_file(path)
+    before = path.read_bytes()
+    killed = subprocess.run([sys.executable, "-c", KILL, str(path), moment], capture_output=True)
+    assert killed.returncode == 9
+    assert path.read_bytes() == before  # as it was, never half written
+    assert engine.write_atomic(_fix_file(path)) is None  # the next run fixes it
+    assert FIXED_LINE in path.read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]  # and no temporary file is left
