@@ -6,10 +6,9 @@ from typing import Iterable
 
 import libcst as cst
 
-import libcst.matchers as m
-
 from scalarlint.analysis.kinds import Doubt, least_doubt
 from scalarlint.analysis.syntax import call_name, is_range_name, positional
+from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.diagnostics import Severity
 
@@ -89,6 +88,16 @@ def _loop_index(node: cst.For, ctx: CheckContext) -> tuple[str, bool] | None:
     return node.target.value, reverse
 
 
+def _all(node: cst.CSTNode, kind: type) -> list:  # type: ignore[type-arg]
+    """Every node of ``kind`` in ``node`` (itself included): what ``libcst.matchers.findall``
+    gives, without importing the matchers (a sixth of the checker's start-up)."""
+    return [n for n in walk(node) if isinstance(n, kind)]
+
+
+def _is_name(node: cst.CSTNode | None, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
 def _enumerate_scan(node: cst.For, ctx: CheckContext) -> str | None:
     """``for i, v in enumerate(x)`` over a device array: the index name (tests read ``v``)."""
     it = node.iter
@@ -108,26 +117,26 @@ def _enumerate_scan(node: cst.For, ctx: CheckContext) -> str | None:
 def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> list[cst.CSTNode]:
     """Element reads of device arrays in ``expr`` whose index uses ``index_name``."""
     found: list[cst.CSTNode] = []
-    for sub in m.findall(expr, m.Subscript()):
+    for sub in _all(expr, cst.Subscript):
         assert isinstance(sub, cst.Subscript)
-        names = {n.value for n in m.findall(sub.slice[0], m.Name())} if sub.slice else set()  # type: ignore[arg-type]
+        names = {n.value for n in _all(sub.slice[0], cst.Name)} if sub.slice else set()
         if index_name in names and ctx.inference.selects_element(sub):
             found.append(sub)
     if not found:  # enumerate scans test the element itself: ``if v == m``
-        found = [n for n in m.findall(expr, m.Name()) if ctx.inference.is_element_value(n)]  # type: ignore[misc]
+        found = [n for n in _all(expr, cst.Name) if ctx.inference.is_element_value(n)]
     return found
 
 
 def _remembers(body: cst.CSTNode, index_name: str) -> tuple[bool, bool]:
     """(stores or returns the index, leaves the loop early) within an ``if`` body."""
     stores = bool(
-        m.findall(body, m.Assign(value=m.Name(index_name)))
-        or m.findall(body, m.Return(value=m.Name(index_name)))
-        or m.findall(body, m.Assign(value=m.BinaryOperation(left=m.Name(index_name))))
+        any(isinstance(n, cst.Assign) and _is_name(n.value, index_name) for n in walk(body))
+        or any(isinstance(n, cst.Return) and n.value is not None and _is_name(n.value, index_name) for n in walk(body))
+        or any(isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) and _is_name(n.value.left, index_name) for n in walk(body))
     )
-    leaves = bool(m.findall(body, m.Break()) or m.findall(body, m.Return()))
+    leaves = bool(_all(body, cst.Break) or _all(body, cst.Return))
     if leaves and not stores:  # found it, used it, left: `out[i] = g; break`
-        stores = bool(m.findall(body, m.Name(index_name)))
+        stores = any(_is_name(n, index_name) for n in walk(body))
     return stores, leaves
 
 
@@ -136,7 +145,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
     if loop is None:
         return
     index_name, reverse = loop
-    for branch in m.findall(node.body, m.If()):
+    for branch in _all(node.body, cst.If):
         assert isinstance(branch, cst.If)
         reads = _element_reads(branch.test, index_name, ctx)
         if not reads:
@@ -160,7 +169,10 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
 
 
 def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
-    steps = m.findall(node.body, m.AugAssign(target=m.Name(), operator=m.AddAssign() | m.SubtractAssign()))
+    steps = [
+        n for n in _all(node.body, cst.AugAssign)
+        if isinstance(n.target, cst.Name) and isinstance(n.operator, (cst.AddAssign, cst.SubtractAssign))
+    ]
     for step in steps:
         assert isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name)
         reads = _element_reads(node.test, step.target.value, ctx)
