@@ -249,7 +249,10 @@ class FixRun:
 def read_for_fix(path: str) -> tuple[SourceFile, int] | FileError:
     """Read a file and remember its modification time, to notice a concurrent edit later."""
     try:
-        before = os.stat(path).st_mtime_ns
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return FileError(path, "not a regular file (a FIFO, socket or device); not read")
+        before = info.st_mtime_ns
         raw = Path(path).read_bytes()
     except OSError as exc:
         return FileError(path, f"cannot read: {exc.strerror or exc}")

@@ -40,10 +40,10 @@ def discover(paths: list[Path], config: Config) -> tuple[list[Path], list[str]]:
     found: list[Path] = []
     missing: list[str] = []
     for path in paths:
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             missing.append(str(path))
             continue
-        if path.is_file():
+        if not path.is_dir():  # a named file is checked (or reported: a FIFO, a link loop)
             found.append(path)
             continue
         found.extend(_walk(path, root, patterns, config.respect_gitignore))
@@ -53,9 +53,18 @@ def discover(paths: list[Path], config: Config) -> tuple[list[Path], list[str]]:
     return sorted(unique.values(), key=lambda p: str(p)), missing
 
 
+def _resolved(path: Path) -> Path:
+    """``path.resolve()``, or its absolute form when it cannot be resolved (a symbolic-link
+    loop): such a file is still listed, and reading it reports the loop for that file alone."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
 def _relative(path: Path, root: Path) -> str:
     try:
-        return path.resolve().relative_to(root).as_posix()
+        return _resolved(path).relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -86,7 +95,7 @@ def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool)
                 return True
             for base, spec in local_specs:
                 try:
-                    sub = p.resolve().relative_to(base).as_posix()
+                    sub = _resolved(p).relative_to(base).as_posix()
                 except ValueError:
                     continue
                 if spec.match_file(sub + ("/" if is_dir else "")):

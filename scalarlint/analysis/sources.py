@@ -9,6 +9,8 @@ edits.
 from __future__ import annotations
 
 import io
+import os
+import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +58,11 @@ def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
 
 
 def read_source(path: str | Path) -> SourceFile | FileError:
+    """The file's source, or why it cannot be had. Only regular files are opened: a FIFO or a
+    device named ``*.py`` would block or stream forever."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return FileError(str(path), "not a regular file (a FIFO, socket or device); not read")
         raw = Path(path).read_bytes()
     except OSError as exc:
         return FileError(str(path), f"cannot read: {exc.strerror or exc}")

@@ -305,3 +305,39 @@ def test_readme_quickstart_output_is_current(tmp_path: Path) -> None:
     code, out = run(["check", "examples/norm_inf_pullback.py"], root)
     assert code == 1
     assert out.strip() in (root / "README.md").read_text(encoding="utf-8")
+
+
+HOSTILE: dict[str, bytes | None] = {
+    "unknown_cookie.py": b"# -*- coding: klingon -*-\nx = 1\n",
+    "bom_and_cookie.py": b"\xef\xbb\xbf# -*- coding: latin-1 -*-\nx = 1\n",
+    "deep.py": ("x = " + "(" * 1000 + "1" + ")" * 1000 + "\n").encode(),
+    "long_expression.py": ("x = " + " + ".join(["1"] * 100_000) + "\n").encode(),
+    "nul.py": b"x = 1\x00\n",
+}
+"""Files that cannot be checked: each is reported for itself and the run goes on."""
+
+
+def test_hostile_files_are_reported_one_by_one(tmp_path: Path) -> None:
+    for name, data in HOSTILE.items():
+        (tmp_path / name).write_bytes(data)  # type: ignore[arg-type]
+    (tmp_path / "loop_a.py").symlink_to("loop_b.py")
+    (tmp_path / "loop_b.py").symlink_to("loop_a.py")
+    os.mkfifo(tmp_path / "pipe.py")  # never opened: reading it would block the run
+    (tmp_path / "folder.py").mkdir()
+    (tmp_path / "cr_only.py").write_bytes(BAD_RULE.replace("\n", "\r").encode())
+    (tmp_path / "form feed é.py").write_bytes(("\x0c\n" + BAD_RULE).encode())
+    code, out = run(["check", "."], tmp_path)
+    assert code == 2
+    for name in [*HOSTILE, "loop_a.py", "loop_b.py", "pipe.py"]:
+        assert f"{name}: error:" in out, name
+    assert "pipe.py: error: not a regular file" in out
+    assert "Too many levels of symbolic links" in out
+    assert "cr_only.py:" in out and "SL10" in out.split("cr_only.py:", 1)[1].splitlines()[0]
+    assert "form feed é.py:" in out  # a space and a non-ASCII name, checked like any other
+    assert "folder.py" not in out  # a folder named like a module is walked, not read
+
+
+def test_named_fifo_is_reported_not_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.py")
+    code, out = run(["check", "pipe.py"], tmp_path)
+    assert code == 2 and "pipe.py: error: not a regular file" in out
