@@ -222,6 +222,26 @@ class Inference:
         (``least=Origin.SIZE``: also ``range(H)`` with ``B, C, H, W = x.shape``)."""
         return any(self.kind(a).origin >= least and self.kind(a).is_host_int for a in positional(call))
 
+    def may_count_data(self, bound: cst.BaseExpression, least: Origin) -> bool:
+        """Some assignment reaching ``bound`` makes it a data size, and none says otherwise
+        (``grid = int(ceil(h / n)) if ratio is None else self.ratio[0]``): the other branches
+        are only unknown. Used to call a loop an element loop, never to call an index one."""
+        if not isinstance(bound, cst.Name):
+            return False
+        scope = self.scopes.get(bound)
+        referents = self._referents(bound, scope)
+        if not referents:
+            return False
+        kinds: list[Kind] = []
+        for ref in self.flow.reaching(bound, referents):
+            value = _assigned_value(ref, self.parents)
+            if isinstance(value, cst.IfExp):  # one assignment, two branches
+                kinds += [self.kind(value.body), self.kind(value.orelse)]
+            else:
+                kinds.append(self._assignment_kind(ref, bound, scope))
+        data = [k for k in kinds if k.is_host_int and k.origin >= least]
+        return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) for k in kinds)
+
     # -- dispatch ------------------------------------------------------------------------
     def _infer(self, node: cst.BaseExpression) -> Kind:
         if isinstance(node, cst.Integer):
@@ -421,6 +441,14 @@ class Inference:
             rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
+
+def _assigned_value(ref: BaseAssignment, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> cst.BaseExpression | None:
+    """``v`` of ``name = v`` for a plain assignment to a single name, else None."""
+    node = getattr(ref, "node", None)
+    target = parents.get(node) if node is not None else None
+    assign = parents.get(target) if isinstance(target, cst.AssignTarget) else None
+    return assign.value if isinstance(assign, cst.Assign) else None
+
 
 def _is_python_marker(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (

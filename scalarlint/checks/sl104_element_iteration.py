@@ -155,7 +155,9 @@ def _counts_elements(iterable: cst.BaseExpression, ctx: CheckContext) -> bool:
     if parts == ["reversed"] and args:
         return _counts_elements(args[0], ctx)
     if is_range_name(parts):
-        return ctx.inference.range_over_data(iterable, least=Origin.SIZE)
+        return ctx.inference.range_over_data(iterable, least=Origin.SIZE) or any(
+            ctx.inference.may_count_data(a, Origin.DATA) for a in args
+        )
     if parts and parts[-1] in ("ndindex", "nditer") and args:
         return True
     return False

@@ -90,3 +90,21 @@ class Sampling(function_node.FunctionNode):
         for i in numpy.arange(len(keep))[keep]:  # expect: SL104 SL106
             gx[i] = x[i] * 2
         return gx,
+
+
+class Align(function.Function):
+    """A sampling grid sized from the data, or by a setting: still a loop over the data."""
+
+    def __init__(self, ratio=None):
+        self.ratio = ratio
+
+    def backward_cpu(self, inputs, grads):
+        data, boxes = inputs
+        top = grads[0]
+        out = numpy.zeros(data.shape, dtype=top.dtype)
+        for n in range(boxes.shape[0]):  # expect: SL104
+            height = max(boxes[n, 2] - boxes[n, 0], 1.0)  # expect: SL101
+            grid = int(numpy.ceil(height)) if self.ratio is None else self.ratio  # expect: SL105
+            for iy in range(grid):  # expect: SL104
+                out[0, 0, iy, n] += top[n, 0, 0, 0]  # expect: SL102 SL101
+        return out, None
