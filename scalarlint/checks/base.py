@@ -145,8 +145,12 @@ def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript
     return found
 
 
+CONVERTERS = frozenset({"float", "int", "bool", "complex"})  # Python scalars from one element
+
+
 def _is_converter_call(node: cst.CSTNode | None) -> bool:
-    return isinstance(node, cst.Call) and call_name(node.func) in (["int"], ["float"], ["bool"], ["complex"])
+    name = call_name(node.func) if isinstance(node, cst.Call) else None
+    return name is not None and len(name) == 1 and name[0] in CONVERTERS
 
 
 def element_finding(code: str, node: cst.Subscript, ctx: CheckContext, action: str, in_loop: str, once: str, remedy: str) -> Finding:

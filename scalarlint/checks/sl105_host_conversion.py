@@ -9,7 +9,7 @@ import libcst as cst
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.syntax import call_name, positional
 from scalarlint.analysis.tree import walk
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.base import CONVERTERS, CheckContext, CheckInfo, Finding, short
 
 INFO = CheckInfo(
     code="SL105",
@@ -45,7 +45,6 @@ reduction result. If the conversion is intended and happens once, mark it with
 
 NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
 
-CONVERTERS = frozenset({"float", "int", "bool", "complex"})
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"})
 TRANSFER_FUNCTIONS = frozenset({"asnumpy", "to_numpy"})
 
