@@ -197,7 +197,31 @@ class Inference:
             return isinstance(self.parents.get(parent), cst.SubscriptElement)
         if isinstance(parent, cst.Slice):
             return True
+        if isinstance(parent, cst.Arg) and _converts(self.parents.get(parent)):
+            return True  # int(v), float(v)
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+            return self._bound_to_scalar(parent.targets[0].target)  # idx = rois_idx[i]; ...; int(idx)
         return self._is_test(node)
+
+    def _bound_to_scalar(self, target: cst.Name) -> bool:
+        """Some use of the name bound here is a scalar use (one level deep: no chains)."""
+        scope = self.scopes.get(target)
+        if scope is None:
+            return False
+        for assignment in scope.assignments[target.value]:
+            if getattr(assignment, "node", None) is target:
+                return any(
+                    isinstance(access.node, cst.Name) and self._scalar_use(access.node) for access in assignment.references
+                )
+        return False
+
+    def _scalar_use(self, use: cst.Name) -> bool:
+        parent = self.parents.get(use)
+        if isinstance(parent, cst.Arg) and _converts(self.parents.get(parent)):
+            return True
+        if isinstance(parent, cst.Assign):
+            return False  # no chains
+        return self.used_as_scalar(use)
 
     def _is_test(self, node: cst.CSTNode) -> bool:
         parent = self.parents.get(node)
@@ -391,7 +415,8 @@ class Inference:
             if base.rank is not None and len(indices) < base.rank:
                 return K.array(base.rank - len(indices), base.boolean)
             if base.rank is None and not self._is_element(base, indices) and not any(k.tag is Tag.DEVICE_SCALAR for k in indices):
-                return K.array(None, base.boolean, base.doubt)
+                if not (base.doubt == Doubt.NONE and all(k.is_host_int for k in indices) and self.used_as_scalar(node)):
+                    return K.array(None, base.boolean, base.doubt)
             # An element keeps its array's key: a value of an index array (argsort, nonzero) indexes it.
             return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT, key=base.key)
         return K.UNKNOWN
@@ -448,6 +473,12 @@ def _assigned_value(ref: BaseAssignment, parents: Mapping[cst.CSTNode, cst.CSTNo
     target = parents.get(node) if node is not None else None
     assign = parents.get(target) if isinstance(target, cst.AssignTarget) else None
     return assign.value if isinstance(assign, cst.Assign) else None
+
+
+def _converts(node: cst.CSTNode | None) -> bool:
+    """``int(...)``, ``float(...)``, ``bool(...)``, ``complex(...)``: Python scalars from one value."""
+    name = call_name(node.func) if isinstance(node, cst.Call) else None
+    return name is not None and len(name) == 1 and name[0] in ("int", "float", "bool", "complex")
 
 
 def _is_python_marker(node: cst.BaseExpression) -> bool:

@@ -139,6 +139,7 @@ def _element_bounds(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
             continue
         for part in (bound.lower, bound.upper, bound.step):
             if part is not None and ctx.inference.is_element_value(part):
+                ctx.claim(part)  # x[:n[b]]: one finding for the access, the conversion
                 yield Finding(
                     INFO.code,
                     node,

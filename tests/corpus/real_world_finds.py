@@ -108,3 +108,15 @@ class Align(function.Function):
             for iy in range(grid):  # expect: SL104
                 out[0, 0, iy, n] += top[n, 0, 0, 0]  # expect: SL102 SL101
         return out, None
+
+
+class RoiScatter(function.Function):
+    """A value read with another array's index is an element when it is used as one."""
+
+    def backward_cpu(self, inputs, grads):
+        data, boxes, box_batch = inputs
+        out = numpy.zeros(data.shape, dtype=grads[0].dtype)
+        for r in range(boxes.shape[0]):  # expect: SL104
+            b = box_batch[r]  # expect: SL101
+            out[int(b)] += grads[0][r]  # expect: SL105
+        return out, None, None
