@@ -205,15 +205,18 @@ class Inference:
 
     def _bound_to_scalar(self, target: cst.Name) -> bool:
         """Some use of the name bound here is a scalar use (one level deep: no chains)."""
-        scope = self.scopes.get(target)
-        if scope is None:
-            return False
-        for assignment in scope.assignments[target.value]:
-            if getattr(assignment, "node", None) is target:
-                return any(
-                    isinstance(access.node, cst.Name) and self._scalar_use(access.node) for access in assignment.references
-                )
-        return False
+        cached = self.cache.get(("scalar-binding", target))
+        if cached is None:
+            cached = False
+            scope = self.scopes.get(target)
+            for assignment in scope.assignments[target.value] if scope is not None else ():
+                if getattr(assignment, "node", None) is target:
+                    cached = any(
+                        isinstance(access.node, cst.Name) and self._scalar_use(access.node) for access in assignment.references
+                    )
+                    break
+            self.cache[("scalar-binding", target)] = cached
+        return bool(cached)
 
     def _scalar_use(self, use: cst.Name) -> bool:
         parent = self.parents.get(use)
