@@ -33,7 +33,7 @@ import libcst as cst
 
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project
-from scalarlint.analysis.sources import SourceFile, decode_source
+from scalarlint.analysis.sources import SourceFile, decode_source, read_regular
 from scalarlint.config import Config
 from scalarlint.engine import check_source, index_source
 from scalarlint.diagnostics import (
@@ -248,14 +248,11 @@ class FixRun:
 
 def read_for_fix(path: str) -> tuple[SourceFile, int] | FileError:
     """Read a file and remember its modification time, to notice a concurrent edit later."""
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            return FileError(path, "not a regular file (a FIFO, socket or device); not read")
-        before = info.st_mtime_ns
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        return FileError(path, f"cannot read: {exc.strerror or exc}")
+    read = read_regular(path)
+    if isinstance(read, FileError):
+        return read
+    raw, info = read
+    before = info.st_mtime_ns
     source = decode_source(raw, path)
     if isinstance(source, FileError):
         return source

@@ -26,7 +26,6 @@ class FunctionEntry:
     reason: str = ""
     class_name: str | None = None
     calls: list[tuple[str, ...]] = field(default_factory=list)
-    returns_closure: bool = False  # returns (Y, backprop) with backprop defined inside it
     param_roles: tuple[str, ...] = ()  # what the positional parameters hold (frameworks.base roles)
 
 
@@ -147,8 +146,7 @@ class _Indexer(ast.NodeVisitor):
         entry = self._enter_function(key, node.name, node.lineno, in_class)
         if not self.func_stack and not self.class_stack:
             self.index.top_level[node.name] = key
-        entry.returns_closure = RETURNS_CLOSURE_RULES and _returns_closure(node)
-        if entry.returns_closure and not entry.is_rule:
+        if not entry.is_rule and RETURNS_CLOSURE_RULES and _returns_closure(node):
             entry.is_rule, entry.reason = True, "returns (Y, backprop)"
         if any(_registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
             entry.is_rule, entry.reason = True, "passed to defvjp"

@@ -30,6 +30,7 @@ from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
+from scalarlint.analysis.scalar_use import ScalarUses
 from scalarlint.analysis.syntax import call_name, is_none, is_range_name, keyword, positional
 from scalarlint.config import Config
 
@@ -65,9 +66,10 @@ class Inference:
         self._calls: CallFacts | None = None
         self.evidence = RankEvidence(parents)  # type: ignore[arg-type]
         self.flow = Reaching(parents)  # type: ignore[arg-type]
+        self.scalar_uses = ScalarUses(parents, scopes)  # type: ignore[arg-type]
         self._memo: dict[int, Kind] = {}
         self._in_progress: set[int] = set()
-        self.cache: dict[tuple[str, cst.CSTNode], object] = {}  # per-function facts of other modules
+        self.cache: dict[tuple[str, cst.CSTNode], object] = {}  # per-node facts the helper modules keep
 
     # -- public ------------------------------------------------------------------------
     def kind(self, node: cst.BaseExpression) -> Kind:
@@ -151,10 +153,9 @@ class Inference:
     def selects_element(self, node: cst.Subscript, converted: bool = False) -> bool:
         """True when ``node`` reads or writes exactly one element of a device array with host ints.
 
-        With the rank unknown an int on the leading axis may pick a row or a slab; it is an
-        element when two or more axes are indexed, when the index comes from the data (a
-        length, a search, an int parameter), or when ``converted``: the value is turned into a
-        Python scalar (``float(x[0])``), which only works on one element.
+        With the rank unknown an int on the leading axis may pick a row or a slab; see
+        ``_is_element`` for when it is taken as an element, plus two kinds of use: ``converted``
+        (``float(x[0])`` only works on one element) and the scalar uses ``scalar_use`` finds.
         """
         base = self.kind(node.value)
         if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
@@ -181,56 +182,7 @@ class Inference:
         return index.origin >= Origin.DATA and index.key is not None and index.key == base.key
 
     def used_as_scalar(self, node: cst.BaseExpression) -> bool:
-        """The value is used where only one element can be: tested in ``if``/``while``/``assert``
-        (directly or in a comparison that is the test), used as an index or a slice bound.
-        (A comparison or arithmetic with a Python number alone is no evidence: rows compare and
-        scale elementwise too.)"""
-        parent = self.parents.get(node)
-        if isinstance(parent, cst.ComparisonTarget):
-            parent = self.parents.get(parent)
-        if isinstance(parent, cst.Comparison):
-            operands = [parent.left, *(c.comparator for c in parent.comparisons)]
-            if any(_is_python_marker(o) for o in operands):
-                return False  # subscript[0] == Ellipsis, kind == "f": Python data, not an element
-            return self._is_test(parent)
-        if isinstance(parent, cst.Index):  # y[idx[k]]: an index picks with an int
-            return isinstance(self.parents.get(parent), cst.SubscriptElement)
-        if isinstance(parent, cst.Slice):
-            return True
-        if isinstance(parent, cst.Arg) and _converts(self.parents.get(parent)):
-            return True  # int(v), float(v)
-        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
-            return self._bound_to_scalar(parent.targets[0].target)  # idx = rois_idx[i]; ...; int(idx)
-        return self._is_test(node)
-
-    def _bound_to_scalar(self, target: cst.Name) -> bool:
-        """Some use of the name bound here is a scalar use (one level deep: no chains)."""
-        cached = self.cache.get(("scalar-binding", target))
-        if cached is None:
-            cached = False
-            scope = self.scopes.get(target)
-            for assignment in scope.assignments[target.value] if scope is not None else ():
-                if getattr(assignment, "node", None) is target:
-                    cached = any(
-                        isinstance(access.node, cst.Name) and self._scalar_use(access.node) for access in assignment.references
-                    )
-                    break
-            self.cache[("scalar-binding", target)] = cached
-        return bool(cached)
-
-    def _scalar_use(self, use: cst.Name) -> bool:
-        parent = self.parents.get(use)
-        if isinstance(parent, cst.Arg) and _converts(self.parents.get(parent)):
-            return True
-        if isinstance(parent, cst.Assign):
-            return False  # no chains
-        return self.used_as_scalar(use)
-
-    def _is_test(self, node: cst.CSTNode) -> bool:
-        parent = self.parents.get(node)
-        while isinstance(parent, (cst.BooleanOperation, cst.UnaryOperation)):
-            node, parent = parent, self.parents.get(parent)
-        return isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.Assert)) and getattr(parent, "test", None) is node
+        return self.scalar_uses.used_as_scalar(node)
 
     def is_mask_index(self, node: cst.Subscript) -> bool:
         base = self.kind(node.value)
@@ -476,18 +428,6 @@ def _assigned_value(ref: BaseAssignment, parents: Mapping[cst.CSTNode, cst.CSTNo
     target = parents.get(node) if node is not None else None
     assign = parents.get(target) if isinstance(target, cst.AssignTarget) else None
     return assign.value if isinstance(assign, cst.Assign) else None
-
-
-def _converts(node: cst.CSTNode | None) -> bool:
-    """``int(...)``, ``float(...)``, ``bool(...)``, ``complex(...)``: Python scalars from one value."""
-    name = call_name(node.func) if isinstance(node, cst.Call) else None
-    return name is not None and len(name) == 1 and name[0] in ("int", "float", "bool", "complex")
-
-
-def _is_python_marker(node: cst.BaseExpression) -> bool:
-    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
-        isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
-    )
 
 
 def _is_zero(node: cst.BaseExpression) -> bool:

@@ -57,16 +57,25 @@ def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
     return SourceFile(path=path, text=text, encoding=encoding, raw=raw)
 
 
-def read_source(path: str | Path) -> SourceFile | FileError:
-    """The file's source, or why it cannot be had. Only regular files are opened: a FIFO or a
-    device named ``*.py`` would block or stream forever."""
+def read_regular(path: str | Path) -> tuple[bytes, os.stat_result] | FileError:
+    """The bytes of a regular file and its status before reading, or why they cannot be had.
+    Only regular files are opened: a FIFO or a device named ``*.py`` would block or stream
+    forever."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
             return FileError(str(path), "not a regular file (a FIFO, socket or device); not read")
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes(), info
     except OSError as exc:
         return FileError(str(path), f"cannot read: {exc.strerror or exc}")
-    return decode_source(raw, str(path))
+
+
+def read_source(path: str | Path) -> SourceFile | FileError:
+    """The file's source, or why it cannot be had."""
+    read = read_regular(path)
+    if isinstance(read, FileError):
+        return read
+    return decode_source(read[0], str(path))
 
 
 def encode_text(text: str, encoding: str) -> bytes:

@@ -54,3 +54,16 @@ def is_self_attribute(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
         return node.attr.value
     return None
+
+
+CONVERTERS = frozenset({"float", "int", "bool", "complex"})  # Python scalars from one value
+
+
+def is_converter_call(node: cst.CSTNode | None) -> bool:
+    """``int(...)``, ``float(...)``, ``bool(...)``, ``complex(...)``."""
+    name = call_name(node.func) if isinstance(node, cst.Call) else None
+    return name is not None and len(name) == 1 and name[0] in CONVERTERS
+
+
+def is_name(node: cst.CSTNode | None, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name

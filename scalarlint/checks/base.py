@@ -16,6 +16,7 @@ import libcst as cst
 
 from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.syntax import is_converter_call
 from scalarlint.analysis.tree import children, walk
 from scalarlint.diagnostics import Severity
 
@@ -138,19 +139,11 @@ def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript
             continue
         if isinstance(node, cst.Subscript):
             parent = ctx.parents.get(node)
-            converted = isinstance(parent, cst.Arg) and _is_converter_call(ctx.parents.get(parent))
+            converted = isinstance(parent, cst.Arg) and is_converter_call(ctx.parents.get(parent))
             if ctx.inference.selects_element(node, converted=converted):
                 found.append(node)
         stack.extend(reversed(children(node)))
     return found
-
-
-CONVERTERS = frozenset({"float", "int", "bool", "complex"})  # Python scalars from one element
-
-
-def _is_converter_call(node: cst.CSTNode | None) -> bool:
-    name = call_name(node.func) if isinstance(node, cst.Call) else None
-    return name is not None and len(name) == 1 and name[0] in CONVERTERS
 
 
 def element_finding(code: str, node: cst.Subscript, ctx: CheckContext, action: str, in_loop: str, once: str, remedy: str) -> Finding:

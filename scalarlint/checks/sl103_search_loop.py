@@ -7,7 +7,7 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, least_doubt
-from scalarlint.analysis.syntax import call_name, is_range_name, positional
+from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.diagnostics import Severity
@@ -94,10 +94,6 @@ def _all(node: cst.CSTNode, kind: type) -> list:  # type: ignore[type-arg]
     return [n for n in walk(node) if isinstance(n, kind)]
 
 
-def _is_name(node: cst.CSTNode | None, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
-
-
 def _enumerate_scan(node: cst.For, ctx: CheckContext) -> str | None:
     """``for i, v in enumerate(x)`` over a device array: the index name (tests read ``v``)."""
     it = node.iter
@@ -130,13 +126,13 @@ def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> lis
 def _remembers(body: cst.CSTNode, index_name: str) -> tuple[bool, bool]:
     """(stores or returns the index, leaves the loop early) within an ``if`` body."""
     stores = bool(
-        any(isinstance(n, cst.Assign) and _is_name(n.value, index_name) for n in walk(body))
-        or any(isinstance(n, cst.Return) and n.value is not None and _is_name(n.value, index_name) for n in walk(body))
-        or any(isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) and _is_name(n.value.left, index_name) for n in walk(body))
+        any(isinstance(n, cst.Assign) and is_name(n.value, index_name) for n in walk(body))
+        or any(isinstance(n, cst.Return) and n.value is not None and is_name(n.value, index_name) for n in walk(body))
+        or any(isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) and is_name(n.value.left, index_name) for n in walk(body))
     )
     leaves = bool(_all(body, cst.Break) or _all(body, cst.Return))
     if leaves and not stores:  # found it, used it, left: `out[i] = g; break`
-        stores = any(_is_name(n, index_name) for n in walk(body))
+        stores = any(is_name(n, index_name) for n in walk(body))
     return stores, leaves
 
 

@@ -7,7 +7,7 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, Origin, Tag
-from scalarlint.analysis.syntax import call_name, is_range_name, positional
+from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import is_inside, walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_accesses, short
 from scalarlint.diagnostics import Severity
@@ -131,19 +131,15 @@ def _yields_matrices(node: cst.For | cst.CompFor, ctx: CheckContext) -> bool:
     name = target.value
     body: cst.CSTNode = node.body if isinstance(node, cst.For) else ctx.parents.get(node, node)
     for sub in walk(body):
-        if isinstance(sub, cst.Attribute) and sub.attr.value in MATRIX_USES and _is_name(sub.value, name):
+        if isinstance(sub, cst.Attribute) and sub.attr.value in MATRIX_USES and is_name(sub.value, name):
             return True
-        if isinstance(sub, cst.Subscript) and _is_name(sub.value, name) and any(isinstance(e.slice, cst.Slice) for e in sub.slice):
+        if isinstance(sub, cst.Subscript) and is_name(sub.value, name) and any(isinstance(e.slice, cst.Slice) for e in sub.slice):
             return True
-        if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, cst.MatrixMultiply) and (_is_name(sub.left, name) or _is_name(sub.right, name)):
+        if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, cst.MatrixMultiply) and (is_name(sub.left, name) or is_name(sub.right, name)):
             return True
-        if isinstance(sub, cst.Call) and "linalg" in (call_name(sub.func) or []) and any(_is_name(a.value, name) for a in sub.args):
+        if isinstance(sub, cst.Call) and "linalg" in (call_name(sub.func) or []) and any(is_name(a.value, name) for a in sub.args):
             return True
     return False
-
-
-def _is_name(node: cst.CSTNode, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
 
 
 def _counts_elements(iterable: cst.BaseExpression, ctx: CheckContext) -> bool:

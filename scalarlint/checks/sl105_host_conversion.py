@@ -7,9 +7,9 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.kinds import Tag
-from scalarlint.analysis.syntax import call_name, positional
+from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.analysis.tree import walk
-from scalarlint.checks.base import CONVERTERS, CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 
 INFO = CheckInfo(
     code="SL105",

@@ -1,0 +1,73 @@
+"""Evidence that a value is one element, from where the code uses it.
+
+A row compares and scales elementwise, so ``x[i] > 0`` or ``x[i] * 2`` alone says nothing; but
+only one element can be the test of an ``if``/``while``/``assert``, an index, a slice bound or
+the argument of ``int()``/``float()``. The same holds one binding away:
+``idx = rois_idx[i]; ...; int(idx)``. These answers need the tree and the scopes only, no kinds.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import libcst as cst
+from libcst.metadata import Scope
+
+from scalarlint.analysis.syntax import is_converter_call
+
+
+class ScalarUses:
+    def __init__(self, parents: Mapping[cst.CSTNode, cst.CSTNode], scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
+        self.parents = parents
+        self.scopes = scopes
+        self._bindings: dict[cst.Name, bool] = {}
+
+    def used_as_scalar(self, node: cst.BaseExpression, follow: bool = True) -> bool:
+        """Tested, compared in a test, used as an index or a slice bound, converted; with
+        ``follow``, also through the one name the value is bound to (no chains)."""
+        parent = self.parents.get(node)
+        if isinstance(parent, cst.ComparisonTarget):
+            parent = self.parents.get(parent)
+        if isinstance(parent, cst.Comparison):
+            operands = [parent.left, *(c.comparator for c in parent.comparisons)]
+            if any(_is_python_marker(o) for o in operands):
+                return False  # subscript[0] == Ellipsis, kind == "f": Python data, not an element
+            return self.is_test(parent)
+        if isinstance(parent, cst.Index):  # y[idx[k]]: an index picks with an int
+            return isinstance(self.parents.get(parent), cst.SubscriptElement)
+        if isinstance(parent, cst.Slice):
+            return True
+        if isinstance(parent, cst.Arg) and is_converter_call(self.parents.get(parent)):
+            return True  # int(v), float(v)
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+            return follow and self._bound_to_scalar(parent.targets[0].target)  # idx = rois_idx[i]; int(idx)
+        return self.is_test(node)
+
+    def _bound_to_scalar(self, target: cst.Name) -> bool:
+        cached = self._bindings.get(target)
+        if cached is None:
+            cached = False
+            scope = self.scopes.get(target)
+            for assignment in scope.assignments[target.value] if scope is not None else ():
+                if getattr(assignment, "node", None) is target:
+                    cached = any(
+                        isinstance(access.node, cst.Name) and self.used_as_scalar(access.node, follow=False)
+                        for access in assignment.references
+                    )
+                    break
+            self._bindings[target] = cached
+        return cached
+
+    def is_test(self, node: cst.CSTNode) -> bool:
+        """``node`` is the test of an ``if``/``while``/conditional/``assert`` (through
+        ``and``/``or``/``not``)."""
+        parent = self.parents.get(node)
+        while isinstance(parent, (cst.BooleanOperation, cst.UnaryOperation)):
+            node, parent = parent, self.parents.get(parent)
+        return isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.Assert)) and getattr(parent, "test", None) is node
+
+
+def _is_python_marker(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
+        isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
+    )
