@@ -28,75 +28,24 @@ from typing import Any, Callable, NoReturn, Sequence
 
 import numpy as np
 
-from .runtime import ScalarIndexingError, StrictArray, disallow_scalar, strict, to_host
+from .backends import Backend, BackendUnavailable, load_backend
+from .runtime import ScalarIndexingError, StrictArray, disallow_scalar, to_host
 
 __all__ = ["BackendUnavailable", "check_rule", "check_rule_fd", "KNOWN_BACKENDS"]
 
-KNOWN_BACKENDS = ("strict", "cupy", "torch")
+KNOWN_BACKENDS = ("strict", "cupy", "torch", "torch-cpu")
 
 # Deterministic cotangents: the same rule and inputs always meet the same dy.
 _COTANGENT_SEED = 20240607
 _CONVERTED_KINDS = "fciub"  # float, complex, integer (index arrays) and bool arrays
 
 
-class BackendUnavailable(Exception):
-    """A requested backend cannot run here (library missing or no GPU).
-
-    Raised by :func:`check_rule` outside pytest. Under pytest the check calls
-    ``pytest.skip`` instead, after checking every backend that *is*
-    available, so a CPU-only CI run reports the GPU part as skipped rather
-    than silently passed.
-    """
-
-
-@dataclass(frozen=True)
-class _Backend:
-    name: str
-    type_name: str
-    to_device: Callable[[np.ndarray], Any]
-    to_host: Callable[[Any], np.ndarray]
-    is_device: Callable[[Any], bool]
-    policy: tuple[str, ...]  # the disallow_scalar() hooks that match this backend
-
-
-def _load_backend(name: str) -> _Backend:
-    if name == "strict":
-        return _Backend("strict", "StrictArray", strict, to_host, lambda a: isinstance(a, StrictArray), ())
-    if name == "cupy":
-        try:
-            import cupy
-        except ImportError as exc:
-            raise BackendUnavailable(f"cupy: CuPy is not installed ({exc})") from None
-        try:
-            count = cupy.cuda.runtime.getDeviceCount()
-        except Exception as exc:  # CUDA driver/runtime missing
-            raise BackendUnavailable(f"cupy: no usable CUDA device ({exc})") from None
-        if count < 1:
-            raise BackendUnavailable("cupy: no CUDA device visible")
-        return _Backend(
-            "cupy",
-            "cupy.ndarray",
-            cupy.asarray,
-            cupy.asnumpy,
-            lambda a: isinstance(a, cupy.ndarray),
-            ("cupy",),
-        )
-    if name == "torch":
-        try:
-            import torch
-        except ImportError as exc:
-            raise BackendUnavailable(f"torch: PyTorch is not installed ({exc})") from None
-        if not torch.cuda.is_available():
-            raise BackendUnavailable("torch: CUDA is not available to PyTorch")
-        return _Backend(
-            "torch",
-            "torch.Tensor (cuda)",
-            lambda a: torch.as_tensor(a, device="cuda"),
-            lambda t: t.detach().cpu().numpy(),
-            lambda t: isinstance(t, torch.Tensor) and t.is_cuda,
-            ("torch",),
-        )
-    raise ValueError(f"unknown backend {name!r}; known: {', '.join(KNOWN_BACKENDS)}")
+def _load_backend(name: str) -> Backend:
+    """A backend ``check_rule`` can compare with NumPy; ``torch`` means PyTorch on CUDA (the GPU
+    is what the check is for), ``torch-cpu`` PyTorch on the CPU."""
+    if name not in KNOWN_BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; known: {', '.join(KNOWN_BACKENDS)}")
+    return load_backend("torch-cuda" if name == "torch" else name)
 
 
 def _under_pytest() -> bool:
@@ -129,7 +78,7 @@ def _host_copy(value: Any) -> Any:
     return value
 
 
-def _device_leaf(backend: _Backend, *, scalars: bool) -> Callable[[Any], Any]:
+def _device_leaf(backend: Backend, *, scalars: bool) -> Callable[[Any], Any]:
     """Convert arrays (and, for cotangents, NumPy scalars) to ``backend``."""
 
     def convert(value: Any) -> Any:
@@ -232,7 +181,7 @@ class _Checker:
     """Comparison of one backend's results with the NumPy reference."""
 
     where: str
-    backend: _Backend
+    backend: Backend
     rtol: float
     atol: float
 
@@ -320,7 +269,7 @@ def _mutation_check(
     after: Sequence[Any],
     labels: list[str],
     where: str,
-    backend: _Backend | None,
+    backend: Backend | None,
 ) -> None:
     """Fail if an argument array changed (rules must not write into their inputs)."""
     for label, old, new in zip(labels, before, after):
@@ -346,7 +295,9 @@ def check_rule(
     """Check that ``rrule`` gives NumPy's results on device arrays, with no scalar access.
 
     Runs forward and pullback on NumPy (the reference) and on each backend in
-    ``backends`` (``"strict"``, ``"cupy"``, ``"torch"``). On a backend, arrays
+    ``backends`` (``"strict"``, ``"cupy"``, ``"torch"`` on CUDA, ``"torch-cpu"``: PyTorch on
+    the CPU, whose scalar access nothing can detect, so it checks agreement and devices only;
+    see :mod:`scalarlint.backends`). On a backend, arrays
     with a float, complex, integer or bool dtype are converted to device
     arrays, also inside tuples and lists and in ``kwargs`` (an integer index
     array becomes a device index array); Python scalars, NumPy scalars and
