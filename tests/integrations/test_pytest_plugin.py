@@ -85,6 +85,11 @@ def test_norm1_pullback_on_device(xp):
 '''
 
 
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """pytest in-process on the scratch project (pytest-asyncio, unused there, stays out)."""
+    return pytester.runpytest("-p", "no:asyncio", *args)
+
+
 def _expected_skips(names: tuple[str, ...]) -> list[str]:
     return [name for name in names if name not in ("numpy", "strict") and not _installed(name)]
 
@@ -96,7 +101,7 @@ def test_xp_runs_once_per_backend_with_ids_and_skips_absent_ones_with_a_reason(p
             assert xp.zeros(3).shape == (3,)
         """
     )
-    result = pytester.runpytest("-v", "-rs")
+    result = _run(pytester, "-v", "-rs")
     for name in ("numpy", "strict"):
         result.stdout.fnmatch_lines([f"*test_zeros?{name}? PASSED*"])
     for name in _expected_skips(BACKENDS):
@@ -107,7 +112,7 @@ def test_xp_runs_once_per_backend_with_ids_and_skips_absent_ones_with_a_reason(p
 
 def test_header_lists_every_backend_and_the_summary_says_which_ran(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_one="def test_one(xp):\n    assert xp.ones(2).shape == (2,)\n")
-    result = pytester.runpytest("--scalarlint-backends=numpy,strict,cupy")
+    result = _run(pytester, "--scalarlint-backends=numpy,strict,cupy")
     header = [line for line in result.stdout.lines if line.startswith("scalarlint: xp backends:")]
     assert len(header) == 1
     for name in BACKENDS:
@@ -121,12 +126,12 @@ def test_header_lists_every_backend_and_the_summary_says_which_ran(pytester: pyt
 
 def test_backends_option_selects_and_rejects_unknown_names(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_one="def test_one(xp):\n    assert xp.ones(2).shape == (2,)\n")
-    selected = pytester.runpytest("-v", "--scalarlint-backends=strict")
+    selected = _run(pytester, "-v", "--scalarlint-backends=strict")
     selected.stdout.fnmatch_lines(["*test_one?strict? PASSED*"])
     selected.assert_outcomes(passed=1)
-    available = pytester.runpytest("--scalarlint-backends=available")
+    available = _run(pytester, "--scalarlint-backends=available")
     available.assert_outcomes(passed=len(BACKENDS) - len(_expected_skips(BACKENDS)), skipped=0)
-    unknown = pytester.runpytest("--scalarlint-backends=numpy,mxnet")
+    unknown = _run(pytester, "--scalarlint-backends=numpy,mxnet")
     assert unknown.ret == pytest.ExitCode.USAGE_ERROR
     unknown.stderr.fnmatch_lines(["*unknown backend(s) mxnet*"])
 
@@ -134,13 +139,13 @@ def test_backends_option_selects_and_rejects_unknown_names(pytester: pytest.Pyte
 def test_ini_setting_selects_backends(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nscalarlint_backends = numpy\n")
     pytester.makepyfile(test_one="def test_one(xp):\n    assert xp.__name__ == 'numpy'\n")
-    pytester.runpytest().assert_outcomes(passed=1)
+    _run(pytester).assert_outcomes(passed=1)
 
 
 def test_a_projects_own_xp_fixture_is_not_parametrized(pytester: pytest.Pytester) -> None:
     pytester.makeconftest("import pytest\n\n@pytest.fixture\ndef xp():\n    return 'mine'\n")
     pytester.makepyfile(test_own="def test_own(xp):\n    assert xp == 'mine'\n")
-    pytester.runpytest().assert_outcomes(passed=1)
+    _run(pytester).assert_outcomes(passed=1)
 
 
 def test_direct_parametrization_of_xp_is_left_alone(pytester: pytest.Pytester) -> None:
@@ -153,7 +158,7 @@ def test_direct_parametrization_of_xp_is_left_alone(pytester: pytest.Pytester) -
             assert type(xp).__name__ == "StrictNamespace"
         """
     )
-    pytester.runpytest().assert_outcomes(passed=1)
+    _run(pytester).assert_outcomes(passed=1)
 
 
 def test_check_rule_fixture_names_the_cotangent_that_differs(pytester: pytest.Pytester) -> None:
@@ -170,7 +175,7 @@ def test_check_rule_fixture_names_the_cotangent_that_differs(pytester: pytest.Py
             check_rule(rrule_square, np.array([1.0, 2.0]))
         """
     )
-    result = pytester.runpytest("--scalarlint-backends=numpy")
+    result = _run(pytester, "--scalarlint-backends=numpy")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         ["*check_rule_fd(rrule_square): cotangent of argument 0 ('x') disagrees with central finite differences*max abs err*"]
@@ -179,7 +184,7 @@ def test_check_rule_fixture_names_the_cotangent_that_differs(pytester: pytest.Py
 
 def test_check_rule_fixture_catches_scalar_access_and_names_the_line(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(norms=NORM_RULES, test_norms=NORM_TESTS)
-    result = pytester.runpytest("--scalarlint-backends=numpy,strict")
+    result = _run(pytester, "--scalarlint-backends=numpy,strict")
     result.assert_outcomes(passed=3, failed=3)
     result.stdout.fnmatch_lines(["*scalar access at *norms.py:11 in norm_inf_pullback: if abs(x?j?) == y:*"])
 
@@ -215,10 +220,10 @@ def test_marker_runs_the_test_under_disallow_scalar(pytester: pytest.Pytester) -
             read_one(strict([1.0, 2.0]))
         """
     )
-    marked = pytester.runpytest()
+    marked = _run(pytester)
     marked.assert_outcomes(passed=1, failed=1)
     marked.stdout.fnmatch_lines(["*scalar access at *test_policy.py:5 in read_one: return x?0?*"])
-    everywhere = pytester.runpytest("--scalarlint-strict")
+    everywhere = _run(pytester, "--scalarlint-strict")
     everywhere.assert_outcomes(failed=2)
     everywhere.stdout.fnmatch_lines(["scalarlint: disallow_scalar() around every test (--scalarlint-strict)"])
 
@@ -228,7 +233,7 @@ def test_strict_run_fails_before_the_fix_and_passes_after_it(pytester: pytest.Py
     """The acceptance scenario: a project's rule tests fail under --scalarlint-strict on the
     strict array, ``scalarlint check --fix --unsafe-fixes`` rewrites the rules, and they pass."""
     pytester.makepyfile(norms=NORM_RULES, test_norms=NORM_TESTS)
-    before = pytester.runpytest("--scalarlint-strict", "--scalarlint-backends=numpy,strict")
+    before = _run(pytester, "--scalarlint-strict", "--scalarlint-backends=numpy,strict")
     before.assert_outcomes(passed=3, failed=3)
     fixed = subprocess.run(
         [sys.executable, "-m", "scalarlint", "check", "--fix", "--unsafe-fixes", "norms.py"],
@@ -236,7 +241,7 @@ def test_strict_run_fails_before_the_fix_and_passes_after_it(pytester: pytest.Py
     )
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "allow_scalar" not in (pytester.path / "norms.py").read_text()
-    after = pytester.runpytest("--scalarlint-strict", "--scalarlint-backends=numpy,strict")
+    after = _run(pytester, "--scalarlint-strict", "--scalarlint-backends=numpy,strict")
     after.assert_outcomes(passed=6)
 
 
