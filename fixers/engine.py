@@ -33,7 +33,7 @@ import libcst as cst
 
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project
-from scalarlint.analysis.sources import SourceFile, decode_source, read_regular
+from scalarlint.analysis.sources import SourceFile, decode_source, encode_source, read_regular
 from scalarlint.config import Config
 from scalarlint.engine import check_source, index_source
 from scalarlint.diagnostics import (
@@ -46,6 +46,7 @@ from scalarlint.diagnostics import (
     offset_of,
 )
 from scalarlint.files import discover
+from scalarlint.notebooks import NotebookError
 
 MAX_ROUNDS = 10
 
@@ -296,8 +297,9 @@ def fix_paths(paths: list[Path], config: Config, unsafe: bool) -> FixRun:
 
 # -- writing ---------------------------------------------------------------------------------------
 def encoded(text: str, source: SourceFile) -> bytes:
-    """``text`` in the file's own encoding (a ``utf-8-sig`` file keeps its BOM)."""
-    return text.encode(source.encoding)
+    """``text`` in the file's own encoding (a ``utf-8-sig`` file keeps its BOM); a notebook's
+    JSON with the changed cells rewritten."""
+    return encode_source(text, source)
 
 
 TEMP_SUFFIX = ".scalarlint-fix"
@@ -328,6 +330,8 @@ def write_atomic(fixed: FileFix, root: Path | None = None, read_only: bool = Fal
         data = encoded(fixed.outcome.text, fixed.source)
     except UnicodeEncodeError as exc:
         return FileError(fixed.path, f"cannot encode the fixed text as {fixed.source.encoding}: {exc.reason}")
+    except NotebookError as exc:
+        return FileError(fixed.path, str(exc))
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -422,9 +426,13 @@ def unified_diff(fixed: FileFix) -> str:
     marked as ``diff`` does, and a BOM is shown on line 1 so the context matches the bytes.
     """
     bom = "\ufeff" if fixed.source.encoding == "utf-8-sig" else ""
-    old, new = bom + fixed.source.text, bom + fixed.outcome.text
-    if old == new:
+    if fixed.outcome.text == fixed.source.text:
         return ""
+    notebook = fixed.source.notebook
+    if notebook is not None:  # the diff of the JSON file, so that patch applies it
+        old, new = bom + notebook.json_text, bom + notebook.render(fixed.outcome.text)
+    else:
+        old, new = bom + fixed.source.text, bom + fixed.outcome.text
     name = diff_path(fixed.path)
     out = []
     for line in difflib.unified_diff(_lines(old), _lines(new), fromfile=name, tofile=name):

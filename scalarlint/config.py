@@ -105,6 +105,7 @@ DEFAULT_EXCLUDE = (
     ".mypy_cache",
     ".pytest_cache",
     ".ruff_cache",
+    ".ipynb_checkpoints",
 )
 
 

@@ -81,6 +81,13 @@ class Diagnostic:
     severity: Severity
     rule: str | None = None
     fixes: tuple[Fix, ...] = field(default=(), compare=False)
+    cell: int | None = None  # in a notebook: the cell, and ``location`` is within it
+
+    @property
+    def where(self) -> str:
+        """``row:column``, or ``cell N:row:column`` in a notebook (as ruff prints it)."""
+        at = f"{self.location.row}:{self.location.column}"
+        return at if self.cell is None else f"cell {self.cell}:{at}"
 
     @property
     def url(self) -> str:
@@ -94,11 +101,13 @@ class Diagnostic:
                 return fix
         return self.fixes[0] if self.fixes else None
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.filename, self.location.row, self.location.column, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.filename, self.cell or 0, self.location.row, self.location.column, self.code)
 
     def to_json(self) -> dict[str, Any]:
-        """ruff-compatible object plus ``name``, ``severity`` and ``rule``."""
+        """ruff-compatible object plus ``name``, ``severity`` and ``rule`` (and ``cell`` in a
+        notebook, where the rows count within the cell; a notebook fix lists no edits, since
+        they apply to the joined cells, not to the file: ``--fix`` applies them)."""
         fix = self.preferred_fix
         return {
             "code": self.code,
@@ -109,9 +118,10 @@ class Diagnostic:
             "filename": self.filename,
             "location": self.location.to_json(),
             "end_location": self.end_location.to_json(),
-            "fix": fix.to_json() if fix else None,
+            "fix": (fix.to_json() if self.cell is None else {**fix.to_json(), "edits": []}) if fix else None,
             "url": self.url,
             "noqa_row": self.location.row,
+            **({"cell": self.cell} if self.cell is not None else {}),
         }
 
 

@@ -42,7 +42,7 @@ def index_source(source: SourceFile, config: Config, module: str | None = None, 
     try:
         tree = ast.parse(source.text, filename=source.path)
     except SyntaxError as exc:
-        return FileError(source.path, f"syntax error at {exc.lineno}:{exc.offset}: {exc.msg}")
+        return FileError(source.path, f"syntax error at {source.where(exc.lineno or 1, exc.offset or 1)}: {exc.msg}")
     except (ValueError, RecursionError) as exc:
         return FileError(source.path, f"cannot parse: {exc}")
     return build_index(tree, source.path, module, package, config)

@@ -104,6 +104,7 @@ def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool)
 
         dirnames[:] = sorted(d for d in dirnames if not ignored(current / d, True))
         for name in sorted(filenames):
-            if name.endswith(".py") and not ignored(current / name, False):  # stubs have no bodies to check
+            # stubs (.pyi) have no bodies to check; notebooks are checked cell by cell
+            if name.endswith((".py", ".ipynb")) and not ignored(current / name, False):
                 out.append(current / name)
     return out

@@ -195,17 +195,20 @@ class FileAnalyzer:
             rule = target.rule or None
             fixes = fixes_for(finding, self) if self.with_fixes else ()
             message = finding.message
+            cell, start = self.source.locate(Location(span.start.line, span.start.column + 1))
+            _, end = self.source.locate(Location(span.end.line, span.end.column + 1))
             out.append(
                 Diagnostic(
                     code=finding.code,
                     name=info.name,
                     message=message,
                     filename=self.source.path,
-                    location=Location(span.start.line, span.start.column + 1),
-                    end_location=Location(span.end.line, span.end.column + 1),
+                    location=start,
+                    end_location=end,
                     severity=finding.severity,
                     rule=rule,
                     fixes=tuple(fixes),
+                    cell=cell,
                 )
             )
         return sorted(out, key=Diagnostic.sort_key)

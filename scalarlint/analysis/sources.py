@@ -15,15 +15,28 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from scalarlint.diagnostics import FileError
+from scalarlint.diagnostics import FileError, Location
+from scalarlint.notebooks import Notebook, NotebookError, read_notebook
+
+NOTEBOOK_SUFFIX = ".ipynb"
 
 
 @dataclass(frozen=True)
 class SourceFile:
     path: str
-    text: str
+    text: str  # for a notebook: its code cells joined into one module (scalarlint.notebooks)
     encoding: str  # as tokenize names it; "utf-8-sig" means the file starts with a BOM
     raw: bytes
+    notebook: Notebook | None = None
+
+    def locate(self, location: Location) -> tuple[int | None, Location]:
+        """(cell, location within it) for a notebook; (None, location) for a Python file."""
+        return self.notebook.locate(location) if self.notebook is not None else (None, location)
+
+    def where(self, row: int, column: int) -> str:
+        """``row:column`` for messages, ``cell 3, row:column`` in a notebook."""
+        cell, at = self.locate(Location(row, column))
+        return f"{at.row}:{at.column}" if cell is None else f"cell {cell}, {at.row}:{at.column}"
 
     @property
     def newline(self) -> str:
@@ -39,7 +52,10 @@ class SourceFile:
 
 
 def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
-    """Decode bytes with Python's own rules (BOM, PEP 263 cookie, default UTF-8)."""
+    """Decode bytes with Python's own rules (BOM, PEP 263 cookie, default UTF-8); a notebook
+    (``*.ipynb``) is UTF-8 JSON whose code cells become the text."""
+    if path.endswith(NOTEBOOK_SUFFIX):
+        return _decode_notebook(raw, path)
     if b"\x00" in raw[:8192]:
         return FileError(path, "binary file (contains NUL bytes); not Python source")
     try:
@@ -55,6 +71,19 @@ def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
     except UnicodeDecodeError as exc:
         return FileError(path, f"cannot decode as {exc.encoding}: byte {exc.start} ({exc.reason})")
     return SourceFile(path=path, text=text, encoding=encoding, raw=raw)
+
+
+def _decode_notebook(raw: bytes, path: str) -> SourceFile | FileError:
+    try:
+        json_text = raw.decode("utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8")
+    except UnicodeDecodeError as exc:
+        return FileError(path, f"cannot decode as utf-8: byte {exc.start} ({exc.reason})")
+    try:
+        text, notebook = read_notebook(json_text)
+    except NotebookError as exc:
+        return FileError(path, str(exc))
+    encoding = "utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8"
+    return SourceFile(path=path, text=text, encoding=encoding, raw=raw, notebook=notebook)
 
 
 def read_regular(path: str | Path) -> tuple[bytes, os.stat_result] | FileError:
@@ -78,6 +107,9 @@ def read_source(path: str | Path) -> SourceFile | FileError:
     return decode_source(read[0], str(path))
 
 
-def encode_text(text: str, encoding: str) -> bytes:
-    """Inverse of ``decode_source`` for the same encoding (a BOM is written back by utf-8-sig)."""
-    return text.encode(encoding)
+def encode_source(text: str, source: SourceFile) -> bytes:
+    """The bytes of ``source`` with ``text`` as its (fixed) text: for a notebook, its JSON with
+    the changed cells rewritten (:class:`NotebookError` if the cells cannot be recovered)."""
+    if source.notebook is not None:
+        return source.notebook.render(text).encode(source.encoding)
+    return text.encode(source.encoding)

@@ -53,6 +53,8 @@ def render_github(diagnostics: list[Diagnostic], errors: list[FileError], files:
     lines: list[str] = []
     for d in diagnostics:
         message = d.message + (f" [rule: {d.rule}]" if d.rule else "")
+        if d.cell is not None:  # lines count within the cell, not the JSON file
+            message = f"cell {d.cell}: {message}"
         lines.append(
             _command(
                 "error" if d.severity.value == "error" else "warning",

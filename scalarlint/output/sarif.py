@@ -132,6 +132,8 @@ def _url(code: str) -> str:
 def _result(d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
     location = artifact_location(d.filename)
     message = d.message + (f" [rule: {d.rule}]" if d.rule else "")
+    if d.cell is not None:  # a notebook: rows count within the cell
+        message = f"cell {d.cell}: {message}"
     result: dict[str, Any] = {
         "ruleId": d.code,
         "level": d.severity.value,  # "error" / "warning" are SARIF levels too
@@ -142,10 +144,11 @@ def _result(d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
     }
     if d.code in rule_index:
         result["ruleIndex"] = rule_index[d.code]
-    if d.fixes:
+    if d.fixes and d.cell is None:  # a notebook's edits apply to its joined cells, not the file
         result["fixes"] = [_fix(f, location) for f in d.fixes]
-    if d.rule:
-        result["properties"] = {"adRule": d.rule}
+    properties = {**({"adRule": d.rule} if d.rule else {}), **({"cell": d.cell} if d.cell is not None else {})}
+    if properties:
+        result["properties"] = properties
     return result
 
 

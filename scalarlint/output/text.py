@@ -18,7 +18,7 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
     lines: list[str] = []
     for d in diagnostics:
         code_color = "red" if d.severity is Severity.ERROR else "yellow"
-        where = style(f"{d.filename}:{d.location.row}:{d.location.column}:", bold=True)
+        where = style(f"{d.filename}:{d.where}:", bold=True)
         rule = f" [rule: {d.rule}]" if d.rule else ""
         fix = style(" [*]", fg="cyan") if d.fixes else ""
         lines.append(f"{where} {style(d.code, fg=code_color, bold=True)}{fix} {d.message}{style(rule, dim=True)}")
