@@ -51,6 +51,9 @@ def main() -> None:
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
 @click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed.")
 @click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per check (and how many are fixable) instead of each finding.")
+@click.option("--show-files", is_flag=True, help="List the files this run would check, and exit.")
+@click.option("--show-settings", is_flag=True, help="Print the configuration this run would use, and exit.")
 def check(
     paths: tuple[Path, ...],
     select: str | None,
@@ -69,6 +72,9 @@ def check(
     diff: bool = False,
     show_fixes: bool = False,
     fix_read_only: bool = False,
+    statistics: bool = False,
+    show_files: bool = False,
+    show_settings: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source
@@ -85,11 +91,15 @@ def check(
         config.enabled_codes()
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from exc
+    if show_settings or show_files:
+        _explain_run(targets, anchor, config, config_file, show_settings, show_files)
+    if statistics and output_format not in ("text", "json"):
+        raise click.UsageError("--statistics prints text or json")
 
     if fix or diff:
         _check_and_fix(
             targets, use_stdin, stdin_filename, config, unsafe_fixes, diff, show_fixes, output_format, output_file, color, exit_zero,
-            fix_read_only,
+            fix_read_only, statistics,
         )
         return
 
@@ -110,13 +120,13 @@ def check(
         result.files_checked += run.files_checked
 
     hidden = 0
-    if output_format == "text" and not unsafe_fixes:  # unsafe fixes are shown only when asked for
+    if (output_format == "text" or statistics) and not unsafe_fixes:  # unsafe fixes are shown only when asked for
         from scalarlint.fixers.engine import visible_fixes
 
         visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
         hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixes and not after.fixes)
         result.diagnostics = visible
-    render = FORMATS[output_format]
+    render = _statistics_renderer(output_format) if statistics else FORMATS[output_format]
     if output_file is not None:
         report = render(result.diagnostics, result.errors, result.files_checked, False)
         try:
@@ -126,7 +136,7 @@ def check(
     else:
         use_color = color if color is not None else (output_format == "text" and sys.stdout.isatty())
         click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
-        if hidden:
+        if hidden and not (statistics and output_format == "json"):
             click.echo(f"{hidden} more fixable with `--fix --unsafe-fixes` (review those changes).")
     if output_format != "text" or output_file is not None:
         for error in result.errors:
@@ -147,6 +157,7 @@ def _check_and_fix(
     color: bool | None,
     exit_zero: bool,
     fix_read_only: bool = False,
+    statistics: bool = False,
 ) -> None:
     """``check --fix`` / ``--diff``: fix in memory (``scalarlint.fixers.engine``), then write
     each changed file atomically or print the diff, and report the findings that remain.
@@ -212,7 +223,7 @@ def _check_and_fix(
         sys.stdout.flush()
         sys.stdout.buffer.write(fx.encoded(stdin_fix.outcome.text, stdin_fix.source))
         sys.stdout.flush()
-    render = FORMATS[output_format]
+    render = _statistics_renderer(output_format) if statistics else FORMATS[output_format]
     summary_to_stderr = to_stderr or output_format != "text" or output_file is not None
     if output_file is not None:
         try:
@@ -228,6 +239,34 @@ def _check_and_fix(
     if resolved or show_fixes:
         click.echo(_fix_summary(resolved, show_fixes, len(remaining)), nl=False, err=summary_to_stderr)
     sys.exit(_exit_code(remaining, errors, exit_zero))
+
+
+def _statistics_renderer(output_format: str):  # type: ignore[no-untyped-def]
+    from scalarlint.output.statistics import render_statistics
+
+    as_json = output_format == "json"
+    return lambda diagnostics, errors, files, color: render_statistics(diagnostics, errors, files, as_json)
+
+
+def _explain_run(
+    targets: list[Path], anchor: Path, config: Config, config_file: Path | None, settings: bool, files: bool
+) -> None:
+    """``--show-settings`` / ``--show-files``: what a run would use and check; then exit."""
+    from scalarlint.config import find_pyproject
+    from scalarlint.files import discover
+    from scalarlint.output.settings import render_settings
+
+    if settings:
+        source = config_file.resolve() if config_file else find_pyproject(anchor if anchor.exists() else Path.cwd())
+        click.echo(render_settings(config, source), nl=False)
+    missing: list[str] = []
+    if files:
+        found, missing = discover(targets or [Path(".")], config)
+        for path in found:
+            click.echo(str(path))
+        for path in missing:
+            click.echo(f"{path}: error: no such file or directory", err=True)
+    sys.exit(EXIT_ERROR if missing else EXIT_CLEAN)
 
 
 def _fix_summary(resolved: list[Diagnostic], details: bool, remaining: int) -> str:
