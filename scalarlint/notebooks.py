@@ -96,9 +96,6 @@ def read_notebook(json_text: str) -> tuple[str, Notebook]:
         raise NotebookError("not a notebook: text after the JSON document")
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise NotebookError("not a notebook: no 'cells' list (nbformat 4 is supported)")
-    lines: list[str] = []
-    rows: list[tuple[int, int] | None] = []
-    magics: list[str] = []
     cells: list[CodeCell] = []
     for index, cell in enumerate(data["cells"]):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code" or ("cells", index, "source") not in spans:
@@ -106,21 +103,36 @@ def read_notebook(json_text: str) -> tuple[str, Notebook]:
         source = cell.get("source", "")
         is_list = isinstance(source, list)
         text = "".join(source) if is_list else str(source)
-        if _has_cell_magic(text):
-            continue
-        number = index + 1
         items = tuple(spans[("cells", index, "source", k)] for k in range(len(source))) if is_list else ()
-        cells.append(CodeCell(number, text, spans[("cells", index, "source")], items, is_list))
-        lines.append(CELL_MARK.format(n=number))
+        cells.append(CodeCell(index + 1, text, spans[("cells", index, "source")], items, is_list))
+    return _join(cells, json_text)
+
+
+def join_cells(texts: list[str]) -> tuple[str, Notebook]:
+    """The joined Python text of code cells given as texts (an editor's notebook), numbered
+    1, 2, ... in order; the notebook has no JSON to render back into."""
+    return _join([CodeCell(k + 1, text, (0, 0), (), False) for k, text in enumerate(texts)], "")
+
+
+def _join(cells: list[CodeCell], json_text: str) -> tuple[str, Notebook]:
+    lines: list[str] = []
+    rows: list[tuple[int, int] | None] = []
+    magics: list[str] = []
+    kept: list[CodeCell] = []
+    for cell in cells:
+        if _has_cell_magic(cell.text):
+            continue
+        kept.append(cell)
+        lines.append(CELL_MARK.format(n=cell.number))
         rows.append(None)
-        for row, line in enumerate(_cell_lines(text), 1):
+        for row, line in enumerate(_cell_lines(cell.text), 1):
             if _is_magic(line):
+                magics.append(line)
                 indent = line[: len(line) - len(line.lstrip(" \t"))]
-                line = indent + MAGIC_MARK.format(k=len(magics))
-                magics.append(_cell_lines(text)[row - 1])
+                line = indent + MAGIC_MARK.format(k=len(magics) - 1)
             lines.append(line)
-            rows.append((number, row))
-    notebook = Notebook(json_text, tuple(cells), tuple(rows), tuple(magics))
+            rows.append((cell.number, row))
+    notebook = Notebook(json_text, tuple(kept), tuple(rows), tuple(magics))
     return "\n".join(lines) + "\n", notebook
 
 

@@ -33,9 +33,10 @@ from pygls.lsp.server import LanguageServer
 
 from scalarlint import __version__
 from scalarlint.config import Config, ConfigError, config_from_table, load_config
-from scalarlint.lsp import actions
+from scalarlint.lsp import actions, notebook_cells
 from scalarlint.lsp.actions import FIX_ALL_KIND, Snapshot
 from scalarlint.lsp.convert import LineIndex, to_lsp_diagnostic
+from scalarlint.lsp.notebook_cells import NotebookSnapshot
 
 DEBOUNCE_S = 0.3
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -56,7 +57,12 @@ class ScalarlintLanguageServer(LanguageServer):
     """pygls server plus the per-document state: pending checks and the last snapshot."""
 
     def __init__(self, debounce: float = DEBOUNCE_S) -> None:
-        super().__init__("scalarlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "scalarlint",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=notebook_cells.SYNC_OPTIONS,
+        )
         self.debounce = debounce
         self.overrides: dict[str, Any] = {}
         self.snapshots: dict[str, Snapshot] = {}
@@ -65,6 +71,7 @@ class ScalarlintLanguageServer(LanguageServer):
         self._checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scalarlint-check")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._config_problems: set[str] = set()  # reported once each, not on every keystroke
+        self._cells_published: dict[str, set[str]] = {}  # notebook URI -> cell URIs with diagnostics
 
     # -- messages to the client ---------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
@@ -141,10 +148,15 @@ class ScalarlintLanguageServer(LanguageServer):
             await asyncio.sleep(delay)
         try:
             snapshot = self._snapshot_of(uri)
+            if snapshot is None:
+                return  # a notebook closed meanwhile
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(self._checker, self._run_check, snapshot, generation)
             if result is None or self._generation.get(uri) != generation:
                 return  # superseded while it ran: a newer check will publish
+            if isinstance(result, NotebookSnapshot):
+                self.publish_cells(result)
+                return
             self.snapshots[uri] = result
             self.publish(result)
         except asyncio.CancelledError:
@@ -154,17 +166,26 @@ class ScalarlintLanguageServer(LanguageServer):
         except Exception:
             logger.exception("check of %s failed", uri)
 
-    def _snapshot_of(self, uri: str) -> Snapshot:
+    def _snapshot_of(self, uri: str) -> Snapshot | NotebookSnapshot | None:
+        if uri in self.workspace.notebook_documents:
+            return notebook_cells.snapshot_of(self.workspace, uri, _fs_path(uri))
         document = self.workspace.get_text_document(uri)
         return Snapshot(uri=uri, version=document.version, text=document.source, path=_fs_path(uri))
 
     def _is_current(self, uri: str, generation: int | None) -> bool:
         return generation is None or self._generation.get(uri) == generation
 
-    def _run_check(self, snapshot: Snapshot, generation: int | None) -> Snapshot | None:
+    def _run_check(self, snapshot: Any, generation: int | None) -> Any:
         """Worker thread: check one snapshot (``None`` if it went stale before it started)."""
         if not self._is_current(snapshot.uri, generation):
             return None
+        if isinstance(snapshot, NotebookSnapshot):
+            try:
+                return notebook_cells.check_cells(snapshot, self.config_for(snapshot.path))
+            except Exception as exc:  # never let one notebook take the server down
+                logger.exception("checking %s failed", snapshot.uri)
+                snapshot.error = f"internal error while checking: {exc!r}"
+                return snapshot
         try:
             from scalarlint.analysis.sources import SourceFile
             from scalarlint.engine import check_source
@@ -193,6 +214,29 @@ class ScalarlintLanguageServer(LanguageServer):
                 diagnostics=[to_lsp_diagnostic(d, index) for d in snapshot.diagnostics],
             )
         )
+
+    def publish_cells(self, snapshot: NotebookSnapshot) -> None:
+        """Each code cell's diagnostics on its own URI; cells that went away are cleared."""
+        if snapshot.error is not None:
+            self.log(f"scalarlint: {snapshot.path or snapshot.uri}: not checked: {snapshot.error}", types.MessageType.Info)
+        stale = self._cells_published.get(snapshot.uri, set()) - {uri for uri, _ in snapshot.cells}
+        for cell_uri in sorted(stale):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[]))
+        for cell_uri, found in snapshot.diagnostics.items():
+            index = LineIndex(notebook_cells.cell_text(snapshot, cell_uri), self.encoding)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[to_lsp_diagnostic(d, index) for d in found])
+            )
+        self._cells_published[snapshot.uri] = set(snapshot.diagnostics)
+
+    def forget_notebook(self, uri: str) -> None:
+        """A closed notebook: no pending check, and its cells' diagnostics cleared."""
+        self.forget(uri)
+        for cell_uri in sorted(self._cells_published.pop(uri, set())):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[]))
+
+    def in_notebook(self, uri: str) -> bool:
+        return self.workspace.get_notebook_document(cell_uri=uri) is not None
 
     async def current_snapshot(self, uri: str) -> Snapshot:
         """The snapshot of the document as it is now: cached if up to date, else checked now."""
@@ -330,13 +374,29 @@ def create_server(debounce: float = DEBOUNCE_S) -> ScalarlintLanguageServer:
         if had:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_did_open(ls: ScalarlintLanguageServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, 0)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_did_change(ls: ScalarlintLanguageServer, params: types.DidChangeNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, ls.debounce)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_did_save(ls: ScalarlintLanguageServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, 0)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_did_close(ls: ScalarlintLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        ls.forget_notebook(params.notebook_document.uri)
+
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=True),
     )
     async def code_action(ls: ScalarlintLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         document = ls.workspace.get_text_document(params.text_document.uri)
-        if not is_python(document):
+        if not is_python(document) or ls.in_notebook(document.uri):  # notebook cells: diagnostics only
             return None
         snapshot = await ls.current_snapshot(document.uri)
         index = LineIndex(snapshot.text, ls.encoding)
