@@ -263,8 +263,8 @@ def read_for_fix(path: str) -> tuple[SourceFile, int] | FileError:
 def fix_paths(paths: list[Path], config: Config, unsafe: bool) -> FixRun:
     """Fix every Python file under ``paths`` in memory (nothing is written here)."""
     run = FixRun()
-    files, missing = discover(paths, config)
-    run.errors.extend(FileError(p, "no such file or directory") for p in missing)
+    files, problems = discover(paths, config)
+    run.errors.extend(problems)
     sources: list[tuple[SourceFile, int]] = []
     indexes: list[ModuleIndex] = []
     for path in files:

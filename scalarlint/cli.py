@@ -51,6 +51,7 @@ def main() -> None:
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
 @click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed.")
 @click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
+@click.option("--file-time-limit", type=click.FloatRange(min=0), default=None, help="Seconds each file may take per pass before it is reported instead (default 60; 0: no limit).")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per check (and how many are fixable) instead of each finding.")
 @click.option("--show-files", is_flag=True, help="List the files this run would check, and exit.")
 @click.option("--show-settings", is_flag=True, help="Print the configuration this run would use, and exit.")
@@ -75,6 +76,7 @@ def check(
     statistics: bool = False,
     show_files: bool = False,
     show_settings: bool = False,
+    file_time_limit: float | None = None,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source
@@ -85,7 +87,7 @@ def check(
     anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))
     try:
         config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
-        config = config.with_overrides(select=_codes(select), ignore=_codes(ignore), scope=scope)
+        config = config.with_overrides(select=_codes(select), ignore=_codes(ignore), scope=scope, file_time_limit=file_time_limit)
         if extend_select:
             config = config.with_overrides(select=config.select + _codes(extend_select))  # type: ignore[operator]
         config.enabled_codes()
@@ -259,14 +261,14 @@ def _explain_run(
     if settings:
         source = config_file.resolve() if config_file else find_pyproject(anchor if anchor.exists() else Path.cwd())
         click.echo(render_settings(config, source), nl=False)
-    missing: list[str] = []
+    problems: list[FileError] = []
     if files:
-        found, missing = discover(targets or [Path(".")], config)
+        found, problems = discover(targets or [Path(".")], config)
         for path in found:
             click.echo(str(path))
-        for path in missing:
-            click.echo(f"{path}: error: no such file or directory", err=True)
-    sys.exit(EXIT_ERROR if missing else EXIT_CLEAN)
+        for problem in problems:
+            click.echo(f"{problem.filename}: error: {problem.message}", err=True)
+    sys.exit(EXIT_ERROR if problems else EXIT_CLEAN)
 
 
 def _fix_summary(resolved: list[Diagnostic], details: bool, remaining: int) -> str:

@@ -130,6 +130,7 @@ class Config:
     container_params: tuple[str, ...] = DEFAULT_CONTAINER_PARAMS
     allow_scalar_import: str = "scalarlint.runtime"
     respect_gitignore: bool = True
+    file_time_limit: float = 60.0  # seconds per file and pass; 0: none (scalarlint.time_limit)
     root: str = field(default=".", compare=False)
 
     def enabled_codes(self) -> frozenset[str]:
@@ -220,6 +221,10 @@ def config_from_table(table: dict[str, Any], root: str, base: Config | None = No
             changes["allow_scalar_import"] = value
         elif key == "respect-gitignore":
             changes["respect_gitignore"] = bool(value)
+        elif key == "file-time-limit":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ConfigError("file-time-limit must be a number of seconds (0: no limit)")
+            changes["file_time_limit"] = float(value)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError("per-file-ignores must be a table of pattern = [codes]")

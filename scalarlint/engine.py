@@ -21,6 +21,7 @@ from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.files import discover
 from scalarlint.suppression import file_is_skipped
+from scalarlint.time_limit import TimeLimitExceeded, time_limit
 
 PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
 
@@ -40,12 +41,14 @@ def index_source(source: SourceFile, config: Config, module: str | None = None, 
     if file_is_skipped(source.text):
         return None
     try:
-        tree = ast.parse(source.text, filename=source.path)
+        with time_limit(config.file_time_limit):
+            return build_index(ast.parse(source.text, filename=source.path), source.path, module, package, config)
+    except TimeLimitExceeded as exc:
+        return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)")
     except SyntaxError as exc:
         return FileError(source.path, f"syntax error at {source.where(exc.lineno or 1, exc.offset or 1)}: {exc.msg}")
     except (ValueError, RecursionError) as exc:
         return FileError(source.path, f"cannot parse: {exc}")
-    return build_index(tree, source.path, module, package, config)
 
 
 def _index_file(args: tuple[str, Config]) -> ModuleIndex | FileError | None:
@@ -64,7 +67,10 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
     if not codes or not targets:
         return []
     try:
-        return FileAnalyzer(source, config, codes).run(targets)
+        with time_limit(config.file_time_limit):
+            return FileAnalyzer(source, config, codes).run(targets)
+    except TimeLimitExceeded as exc:
+        return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)")
     except ParseFailure as exc:
         return FileError(source.path, str(exc))
     except RecursionError:
@@ -111,9 +117,9 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None) -> R
 
 
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> RunResult:
-    files, missing = discover(paths, config)
+    files, problems = discover(paths, config)
     result = check_files(files, config, jobs)
-    result.errors = sorted(result.errors + [FileError(p, "no such file or directory") for p in missing], key=lambda e: e.filename)
+    result.errors = sorted(result.errors + problems, key=lambda e: e.filename)
     return result
 
 

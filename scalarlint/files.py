@@ -13,6 +13,7 @@ from pathlib import Path
 import pathspec
 
 from scalarlint.config import Config
+from scalarlint.diagnostics import FileError
 
 
 def _excluded(rel: str, name: str, patterns: tuple[str, ...]) -> bool:
@@ -33,24 +34,24 @@ def _gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
         return None
 
 
-def discover(paths: list[Path], config: Config) -> tuple[list[Path], list[str]]:
-    """(python files to check, paths that do not exist)."""
+def discover(paths: list[Path], config: Config) -> tuple[list[Path], list[FileError]]:
+    """(files to check, paths that do not exist or folders that cannot be read)."""
     root = Path(config.root).resolve()
     patterns = config.exclude + config.extend_exclude
     found: list[Path] = []
-    missing: list[str] = []
+    problems: list[FileError] = []
     for path in paths:
         if not path.exists() and not path.is_symlink():
-            missing.append(str(path))
+            problems.append(FileError(str(path), "no such file or directory"))
             continue
         if not path.is_dir():  # a named file is checked (or reported: a FIFO, a link loop)
             found.append(path)
             continue
-        found.extend(_walk(path, root, patterns, config.respect_gitignore))
+        found.extend(_walk(path, root, patterns, config.respect_gitignore, problems))
     unique: dict[str, Path] = {}
     for path in found:
         unique.setdefault(os.path.normpath(str(path)), path)
-    return sorted(unique.values(), key=lambda p: str(p)), missing
+    return sorted(unique.values(), key=lambda p: str(p)), problems
 
 
 def _resolved(path: Path) -> Path:
@@ -69,8 +70,12 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool) -> list[Path]:
+def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool, problems: list[FileError]) -> list[Path]:
     out: list[Path] = []
+
+    def unreadable(error: OSError) -> None:  # a folder os.walk cannot list: say so, go on
+        problems.append(FileError(str(error.filename or top), f"cannot read folder: {error.strerror or error}"))
+
     specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
     if use_gitignore:  # .gitignore files above the walked folder, up to the config root
         here = top.resolve()
@@ -80,7 +85,7 @@ def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool)
                 spec = _gitignore(folder)
                 if spec is not None:
                     specs.append((folder, spec))
-    for dirpath, dirnames, filenames in os.walk(top):
+    for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
         current = Path(dirpath)
         local_specs = list(specs)
         if use_gitignore and current.resolve() != top.resolve():
