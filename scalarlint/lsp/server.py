@@ -24,11 +24,13 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from scalarlint import __version__
@@ -37,6 +39,7 @@ from scalarlint.lsp import actions, notebook_cells
 from scalarlint.lsp.actions import FIX_ALL_KIND, Snapshot
 from scalarlint.lsp.convert import LineIndex, to_lsp_diagnostic
 from scalarlint.lsp.notebook_cells import NotebookSnapshot
+from scalarlint.lsp.wire_errors import ErrorReportingProtocol, error_response
 
 DEBOUNCE_S = 0.3
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -62,7 +65,9 @@ class ScalarlintLanguageServer(LanguageServer):
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=notebook_cells.SYNC_OPTIONS,
+            protocol_cls=ErrorReportingProtocol,
         )
+        self.exit_code: int | None = None  # set by the ``exit`` notification
         self.debounce = debounce
         self.overrides: dict[str, Any] = {}
         self.snapshots: dict[str, Snapshot] = {}
@@ -74,6 +79,18 @@ class ScalarlintLanguageServer(LanguageServer):
         self._cells_published: dict[str, set[str]] = {}  # notebook URI -> cell URIs with diagnostics
 
     # -- messages to the client ---------------------------------------------------------
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A message that cannot be read gets the JSON-RPC error the specification prescribes
+        (``id: null``): -32700 for bytes that are not JSON, -32600 for JSON that is not a
+        message. pygls would only show a pop-up; a client waiting for an answer would hang."""
+        if source is JsonRpcException:  # raised while reading a message, not in a handler
+            response = error_response(error)
+            if response is not None:
+                self.protocol._send_data(response)
+            self.log(f"scalarlint: a message could not be read: {error!r}", types.MessageType.Error)
+            return
+        super().report_server_error(error, source)
+
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         """``window/logMessage``; from the worker thread it is handed to the event loop."""
         loop = self._loop
@@ -427,6 +444,12 @@ def create_server(debounce: float = DEBOUNCE_S) -> ScalarlintLanguageServer:
             action.edit = actions.fix_all_edit(snapshot, fixed, ls.encoding, ls._client_supports_document_changes())
         return action
 
+    @server.feature(types.EXIT)
+    def exit_(ls: ScalarlintLanguageServer, params: None) -> None:
+        # LSP: exit code 0 after a shutdown request, 1 without one. pygls computes it and then
+        # swallows the SystemExit, so ``start`` applies it.
+        ls.exit_code = 0 if ls.protocol._shutdown else 1
+
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: ScalarlintLanguageServer, params: None) -> None:
         for uri in list(ls._pending):
@@ -439,4 +462,7 @@ def create_server(debounce: float = DEBOUNCE_S) -> ScalarlintLanguageServer:
 def start() -> None:
     """Serve on stdin/stdout until the client sends ``exit`` (or closes the pipe)."""
     logging.basicConfig(level=logging.WARNING, format="scalarlint-lsp %(levelname)s %(name)s: %(message)s")
-    create_server().start_io()
+    server = create_server()
+    server.start_io()
+    # After ``exit`` (or the client closing the connection without one: exit code 1).
+    sys.exit(server.exit_code if server.exit_code is not None else (0 if server.protocol._shutdown else 1))
