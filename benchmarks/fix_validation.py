@@ -151,6 +151,9 @@ def fix_corpus(dest: Path) -> subprocess.CompletedProcess[str]:
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(CORPUS, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    # The copy is a project that depends on scalarlint (its rules run under its runtime), so
+    # the allow_scalar fix may import it; without the declaration that fix is display-only.
+    (dest / "requirements.txt").write_text("numpy\narray-api-compat\nscalarlint\n", encoding="utf-8")
     return run_cli("check", "--fix", "--unsafe-fixes", "--show-fixes", "--no-color", dest)
 
 

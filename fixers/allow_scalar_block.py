@@ -2,9 +2,11 @@
 
 What it rewrites
     The smallest simple statement around a single, intended element access is wrapped in the
-    runtime's scope, and the import is added once, after the module docstring and
-    ``__future__`` imports (the path is ``allow-scalar-import`` in the configuration, default
-    ``scalarlint.runtime``)::
+    runtime's scope, and the import is added once, merged into an existing
+    ``from scalarlint.runtime import ...`` or placed where isort and ruff's ``I`` rules would
+    put it (``import_placement``). The source is ``allow-scalar-import`` in the configuration:
+    a module (default ``scalarlint.runtime``) or the project's own helper
+    (``mypkg._compat.allow_scalar``)::
 
         y = x[k]                      ->  with allow_scalar():
                                               y = x[k]
@@ -21,7 +23,10 @@ When it is offered
     already names something else there.
 
 Applicability
-    Unsafe. On NumPy, CuPy and PyTorch nothing changes: the scope only sets a context variable
+    Display-only, and never applied, when the import would add a dependency the project does
+    not declare (``runtime_dependency``: no scalarlint in its dependencies, no import of it in
+    the module, no ``allow-scalar-import`` setting); the message says how to enable it.
+    Otherwise unsafe. On NumPy, CuPy and PyTorch nothing changes: the scope only sets a context variable
     and the access syncs exactly as before. But it is a declaration, not a rewrite: it tells
     strict backends (``StrictArray``, ``disallow_scalar()``) and scalarlint itself that this
     sync is accepted, which changes what they do, and it adds a run-time import of the
@@ -38,10 +43,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from scalarlint.analysis.inference import call_name
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
+from .import_placement import dotted, insert_edit, merge_edit
+from .runtime_dependency import why_not
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -61,7 +67,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     stmt = _statement(analyzer, node)
     if stmt is None or C.contains(stmt, (cst.Yield, cst.Await)):
         return []
-    name, import_edit = _allow_name(analyzer, stmt)
+    name, import_edit, blocked = _allow_name(analyzer, stmt)
     if name is None:
         return []
     wrapped = cst.With(
@@ -72,7 +78,10 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if edit is None:
         return []
     edits = (edit,) if import_edit is None else (import_edit, edit)
-    return [Fix(Applicability.UNSAFE, f"Wrap the statement in `with {name}():` (declares this single access)", edits)]
+    message = f"Wrap the statement in `with {name}():` (declares this single access)"
+    if blocked is not None:
+        return [Fix(Applicability.DISPLAY_ONLY, f"{message}; {blocked}", edits)]
+    return [Fix(Applicability.UNSAFE, message, edits)]
 
 
 def _statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
@@ -86,26 +95,49 @@ def _statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.SimpleStatement
     return None
 
 
-def _allow_name(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> tuple[str | None, Edit | None]:
-    """The local name of ``allow_scalar`` and the import edit that provides it, if needed."""
-    module_path = analyzer.config.allow_scalar_import
+def import_source(config_value: str) -> tuple[str, str]:
+    """(module, name) of ``allow-scalar-import``: a module holding ``allow_scalar``
+    (``scalarlint.runtime``) or the dotted path of the project's own helper
+    (``mypkg._compat.allow_scalar``)."""
+    module, _, last = config_value.rpartition(".")
+    if module and last == NAME:
+        return module, NAME
+    return config_value, NAME
+
+
+def _allow_name(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> tuple[str | None, Edit | None, str | None]:
+    """The local name of ``allow_scalar``, the import edit that provides it (if needed), and
+    why that import may not be added (``None`` when it may)."""
+    module_path, name = import_source(analyzer.config.allow_scalar_import)
+    imports_scalarlint = False
     for top in analyzer.module.body:
         if isinstance(top, cst.SimpleStatementLine):
             for small in top.body:
+                imports_scalarlint |= _imports_scalarlint(small)
                 if isinstance(small, cst.ImportFrom) and _imports_allow(small, module_path) is not None:
                     local = _imports_allow(small, module_path)
                     if _binding_is_import(analyzer, stmt, local):  # type: ignore[arg-type]
-                        return local, None
+                        return local, None, None
     scope = analyzer.scopes.get(stmt)
     if scope is not None and NAME in scope:
-        return None, None  # the name means something else here
-    return NAME, C.insert_line_edit(analyzer, import_row(analyzer), f"from {module_path} import {NAME}")
+        return None, None, None  # the name means something else here
+    blocked = why_not(analyzer.source.path, imports_scalarlint, analyzer.config.allow_scalar_import_configured)
+    edit = merge_edit(analyzer, module_path, name) or insert_edit(analyzer, module_path, name)
+    return NAME, edit, blocked
+
+
+def _imports_scalarlint(small: cst.BaseSmallStatement) -> bool:
+    if isinstance(small, cst.Import):
+        return any(dotted(alias.name).split(".")[0] == "scalarlint" for alias in small.names)
+    if isinstance(small, cst.ImportFrom) and not small.relative:
+        return dotted(small.module).split(".")[0] == "scalarlint"
+    return False
 
 
 def _imports_allow(node: cst.ImportFrom, module_path: str) -> str | None:
     if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
         return None
-    if analyzer_dotted(node.module) != module_path:
+    if dotted(node.module) != module_path:
         return None
     for alias in node.names:
         if isinstance(alias.name, cst.Name) and alias.name.value == NAME:
@@ -115,35 +147,9 @@ def _imports_allow(node: cst.ImportFrom, module_path: str) -> str | None:
     return None
 
 
-def analyzer_dotted(node: cst.BaseExpression) -> str:
-    return ".".join(call_name(node) or [])
-
-
 def _binding_is_import(analyzer: FileAnalyzer, stmt: cst.CSTNode, local: str) -> bool:
     scope = analyzer.scopes.get(stmt)
     if scope is None:
         return False
     found = list(scope[local]) if local in scope else []
     return bool(found) and all(isinstance(a, Assignment) and isinstance(a.node, cst.ImportFrom) for a in found)
-
-
-def import_row(analyzer: FileAnalyzer) -> int:
-    """Row where a new import goes: after the docstring and ``__future__`` imports, else
-    before the first statement (below any shebang, encoding cookie or header comments)."""
-    body = analyzer.module.body
-    anchor: cst.CSTNode | None = None
-    for index, stmt in enumerate(body):
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            break
-        small = stmt.body[0] if len(stmt.body) == 1 else None
-        is_doc = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
-        is_future = all(
-            isinstance(s, cst.ImportFrom) and s.module is not None and analyzer_dotted(s.module) == "__future__" for s in stmt.body
-        )
-        if is_doc or is_future:
-            anchor = stmt
-            continue
-        break
-    if anchor is not None:
-        return analyzer.positions[anchor].end.line + 1
-    return analyzer.positions[body[0]].start.line if body else 1

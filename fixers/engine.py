@@ -88,15 +88,15 @@ def applicable_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
     for fix in diagnostic.fixes:
         if fix.applicability is Applicability.SAFE:
             return fix
-    if unsafe and diagnostic.fixes:
-        return diagnostic.fixes[0]
+    if unsafe:
+        return next((fix for fix in diagnostic.fixes if fix.applicability is Applicability.UNSAFE), None)
     return None
 
 
 def visible_fixes(diagnostic: Diagnostic, unsafe: bool) -> Diagnostic:
     """``diagnostic`` with only the fixes a run with these settings may apply (what a report
     marks as fixable)."""
-    keep = tuple(f for f in diagnostic.fixes if unsafe or f.applicability is Applicability.SAFE)
+    keep = tuple(f for f in diagnostic.fixes if f.applicability is Applicability.SAFE or (unsafe and f.applicable))
     return diagnostic if keep == diagnostic.fixes else dataclasses.replace(diagnostic, fixes=keep)
 
 

@@ -122,11 +122,12 @@ def check(
         result.files_checked += run.files_checked
 
     hidden = 0
+    display_only = sum(1 for d in result.diagnostics if d.fixes and not any(f.applicable for f in d.fixes))
     if (output_format == "text" or statistics) and not unsafe_fixes:  # unsafe fixes are shown only when asked for
         from scalarlint.fixers.engine import visible_fixes
 
         visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
-        hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixes and not after.fixes)
+        hidden = sum(1 for before, after in zip(result.diagnostics, visible) if any(f.applicable for f in before.fixes) and not after.fixes)
         result.diagnostics = visible
     render = _statistics_renderer(output_format) if statistics else FORMATS[output_format]
     if output_file is not None:
@@ -140,6 +141,11 @@ def check(
         click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
         if hidden and not (statistics and output_format == "json"):
             click.echo(f"{hidden} more fixable with `--fix --unsafe-fixes` (review those changes).")
+        if display_only and output_format == "text":
+            click.echo(
+                f"{display_only} more would get an `allow_scalar` fix if the project declared scalarlint as a "
+                "dependency (or set `allow-scalar-import`)."
+            )
     if output_format != "text" or output_file is not None:
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)

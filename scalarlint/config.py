@@ -129,6 +129,7 @@ class Config:
     scalar_params: tuple[str, ...] = DEFAULT_SCALAR_PARAMS
     container_params: tuple[str, ...] = DEFAULT_CONTAINER_PARAMS
     allow_scalar_import: str = "scalarlint.runtime"
+    allow_scalar_import_configured: bool = False  # set in the configuration: adding it is wanted
     respect_gitignore: bool = True
     file_time_limit: float = 60.0  # seconds per file and pass; 0: none (scalarlint.time_limit)
     root: str = field(default=".", compare=False)
@@ -219,6 +220,7 @@ def config_from_table(table: dict[str, Any], root: str, base: Config | None = No
             if not isinstance(value, str):
                 raise ConfigError("allow-scalar-import must be a module path string")
             changes["allow_scalar_import"] = value
+            changes["allow_scalar_import_configured"] = True
         elif key == "respect-gitignore":
             changes["respect_gitignore"] = bool(value)
         elif key == "file-time-limit":

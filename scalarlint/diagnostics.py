@@ -23,10 +23,12 @@ class Severity(str, enum.Enum):
 
 
 class Applicability(str, enum.Enum):
-    """ruff's notion: a safe fix keeps behaviour on every backend; an unsafe one needs review."""
+    """ruff's notion: a safe fix keeps behaviour on every backend; an unsafe one needs review;
+    a display-only one is shown (with why it is not applied) and never applied."""
 
     SAFE = "safe"
     UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
 
 
 @dataclass(frozen=True, order=True)
@@ -59,6 +61,11 @@ class Fix:
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
+
+    @property
+    def applicable(self) -> bool:
+        """Whether ``--fix`` (with ``--unsafe-fixes`` for an unsafe one) may apply it."""
+        return self.applicability is not Applicability.DISPLAY_ONLY
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -88,7 +88,7 @@ def quick_fixes(
     actions: list[types.CodeAction] = []
     for d, lsp in targets:
         preferred = d.preferred_fix
-        for fix in d.fixes:
+        for fix in (f for f in d.fixes if f.applicable):
             unsafe = fix.applicability is Applicability.UNSAFE
             actions.append(
                 types.CodeAction(

@@ -145,7 +145,7 @@ def _result(d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
     if d.code in rule_index:
         result["ruleIndex"] = rule_index[d.code]
     if d.fixes and d.cell is None:  # a notebook's edits apply to its joined cells, not the file
-        result["fixes"] = [_fix(f, location) for f in d.fixes]
+        result["fixes"] = [_fix(f, location) for f in d.fixes if f.applicable]
     properties = {**({"adRule": d.rule} if d.rule else {}), **({"cell": d.cell} if d.cell is not None else {})}
     if properties:
         result["properties"] = properties

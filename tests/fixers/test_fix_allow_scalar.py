@@ -23,12 +23,15 @@ def rrule_first(x):
 '''
 
 
-def test_wraps_the_statement_and_imports_once_after_future(snip) -> None:
-    outcome = snip.fixed(RULE, unsafe=True)
+def test_wraps_the_statement_and_imports_once_in_the_third_party_block(snip, tmp_path) -> None:
+    outcome = snip.fixed(RULE, unsafe=True, config=Config(root=str(tmp_path)))
     text = outcome.text
     assert text.count("from scalarlint.runtime import allow_scalar\n") == 1
-    head = text.splitlines()[:4]
-    assert head == ['"""Module docstring."""', "from __future__ import annotations", "from scalarlint.runtime import allow_scalar", ""]
+    head = text.splitlines()[:6]
+    assert head == [
+        '"""Module docstring."""', "from __future__ import annotations", "",
+        "import array_api_compat", "from scalarlint.runtime import allow_scalar", "",
+    ]
     assert "    with allow_scalar():\n        scale = float(x[0])  # keep this comment\n" in text
     assert outcome.remaining == []
 
@@ -50,10 +53,10 @@ def test_configured_import_path(snip) -> None:
     assert "from mylib.compat import allow_scalar\n" in out and "scalarlint.runtime" not in out
 
 
-def test_no_docstring_goes_before_the_first_statement_below_the_header(snip) -> None:
+def test_no_docstring_keeps_the_header_above_the_imports(snip, tmp_path) -> None:
     text = "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# header\nimport array_api_compat\n" + RULE.split("import array_api_compat\n", 1)[1]
-    out = snip.fixed(text).text
-    assert out.startswith("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# header\nfrom scalarlint.runtime import allow_scalar\nimport array_api_compat\n")
+    out = snip.fixed(text, config=Config(root=str(tmp_path))).text
+    assert out.startswith("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# header\nimport array_api_compat\nfrom scalarlint.runtime import allow_scalar\n")
 
 
 def test_not_offered_in_a_loop_over_data(snip) -> None:

@@ -145,9 +145,11 @@ def test_allow_scalar_import_goes_into_the_first_code_cell(tmp_path: Path) -> No
     )
     path = tmp_path / "one.ipynb"
     nbformat.write(nb, str(path))
+    (tmp_path / "requirements.txt").write_text("scalarlint\n")  # the fix may import it
     assert _scalarlint("check", "--fix", "--unsafe-fixes", path.name, cwd=tmp_path).returncode == 0
     cells = nbformat.read(str(path), 4).cells
-    assert cells[1].source == '"""Docstring."""\nfrom scalarlint.runtime import allow_scalar\n%load_ext autoreload\nimport numpy as np'
+    # the magic line ends the import block as the checker sees it: a blank line follows the import
+    assert cells[1].source == '"""Docstring."""\nfrom scalarlint.runtime import allow_scalar\n\n%load_ext autoreload\nimport numpy as np'
     assert "with allow_scalar():\n            dx[k] = dy" in cells[2].source
 
 
