@@ -66,9 +66,20 @@ def project_folder(path: Path) -> Path | None:
     return None
 
 
-@functools.lru_cache(maxsize=256)
 def declaration(folder: Path) -> str | None:
-    """Where the project in ``folder`` declares (or is) scalarlint, or ``None``."""
+    """Where the project in ``folder`` declares (or is) scalarlint, or ``None``. Cached by the
+    files' modification times, so an editor session sees a dependency added meanwhile."""
+    stamps = []
+    for path in [*(folder / name for name in PROJECT_FILES), *sorted(folder.glob("requirements*.txt"))]:
+        try:
+            stamps.append((path.name, path.stat().st_mtime_ns))
+        except OSError:
+            continue
+    return _declaration(folder, tuple(stamps))
+
+
+@functools.lru_cache(maxsize=256)
+def _declaration(folder: Path, stamps: tuple[tuple[str, int], ...]) -> str | None:
     for check in (_pyproject, _requirements, _setup_cfg, _setup_py):
         found = check(folder)
         if found:

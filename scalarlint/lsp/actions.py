@@ -99,6 +99,16 @@ def quick_fixes(
                     edit=workspace_edit(snapshot.uri, snapshot.version, [to_text_edit(e, index) for e in fix.edits], document_changes),
                 )
             )
+        for fix in (f for f in d.fixes if not f.applicable):  # shown greyed out, with the reason
+            title, _, reason = fix.message.partition("; ")
+            actions.append(
+                types.CodeAction(
+                    title=f"{title} ({d.code})",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[lsp],
+                    disabled=types.CodeActionDisabled(reason=reason or fix.message),
+                )
+            )
     return actions
 
 

@@ -14,7 +14,6 @@ from scalarlint.analysis.sources import SourceFile
 from scalarlint.config import Config, config_from_table
 from scalarlint.diagnostics import Applicability
 from scalarlint.fixers.engine import check_text, fix_source
-from scalarlint.fixers.runtime_dependency import declaration
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,7 +59,6 @@ DECLARATIONS = {
 def test_each_way_of_declaring_scalarlint_allows_the_import(tmp_path: Path, way: str) -> None:
     name, content = DECLARATIONS[way]
     (tmp_path / name).write_text(content)
-    declaration.cache_clear()
     fix = _allow_fix(tmp_path)
     assert fix.applicability is Applicability.UNSAFE
     assert "from scalarlint.runtime import allow_scalar" in _fix(tmp_path, RULE).text
@@ -68,11 +66,17 @@ def test_each_way_of_declaring_scalarlint_allows_the_import(tmp_path: Path, way:
 
 def test_without_a_declaration_the_fix_is_display_only_and_says_how(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "mine"\ndependencies = ["numpy", "scalarlint-extras"]\n')
-    declaration.cache_clear()
     fix = _allow_fix(tmp_path)
     assert fix.applicability is Applicability.DISPLAY_ONLY
     assert "does not declare as a dependency" in fix.message and "allow-scalar-import" in fix.message
     assert _fix(tmp_path, RULE).text == RULE  # never applied
+
+
+def test_a_declaration_added_later_is_seen(tmp_path: Path) -> None:
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = mine\n")
+    assert _allow_fix(tmp_path).applicability is Applicability.DISPLAY_ONLY
+    (tmp_path / "requirements.txt").write_text("scalarlint\n")
+    assert _allow_fix(tmp_path).applicability is Applicability.UNSAFE
 
 
 def test_a_module_that_already_imports_scalarlint_may_import_more(tmp_path: Path) -> None:
@@ -136,7 +140,6 @@ def test_the_import_goes_where_the_sorter_puts_it(tmp_path: Path, case: str) -> 
     (tmp_path / "requirements.txt").write_text("scalarlint\n")
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
-    declaration.cache_clear()
     text, expected_start = PLACEMENTS[case]
     fixed = _fix(tmp_path, text).text
     assert fixed.startswith(expected_start), fixed

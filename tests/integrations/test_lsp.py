@@ -307,11 +307,21 @@ async def test_ignore_on_this_line(client: LanguageClient, workspace: Path) -> N
 async def test_quick_fix_applies_the_real_fix(client: LanguageClient, workspace: Path) -> None:
     if not fixers_offer_fixes():
         pytest.skip("the fixers (scalarlint.fixers) offer no fix for a scalar write yet")
+    undeclared = open_doc(client, workspace / "undeclared.py", RULE)
+    write = next(d for d in await diagnostics_for(client, undeclared, 1) if d.code == "SL102")
+    actions = await code_actions(client, undeclared, write.range, [write], only=[types.CodeActionKind.QuickFix])
+    # without scalarlint among the project's dependencies the allow_scalar fix is shown disabled
+    (blocked,) = [a for a in actions if a.disabled is not None]
+    assert "allow_scalar" in blocked.title and blocked.edit is None
+    assert "does not declare as a dependency" in blocked.disabled.reason
+
+    (workspace / "requirements.txt").write_text("scalarlint\n")
     uri = open_doc(client, workspace / "rule.py", RULE)
     diags = await diagnostics_for(client, uri, 1)
     write = next(d for d in diags if d.code == "SL102")
     actions = await code_actions(client, uri, write.range, [write], only=[types.CodeActionKind.QuickFix])
     assert all(a.kind == types.CodeActionKind.QuickFix for a in actions)
+    assert not any(a.disabled for a in actions)
     fixes = [a for a in actions if not a.title.startswith("Ignore ")]
     assert fixes, [a.title for a in actions]
 
