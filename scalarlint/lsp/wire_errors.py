@@ -19,7 +19,21 @@ from pygls.protocol import LanguageServerProtocol
 
 
 class ErrorReportingProtocol(LanguageServerProtocol):
-    """pygls' protocol, remembering which request a message that failed to decode was."""
+    """pygls' protocol, remembering which request a message that failed to decode was, and
+    forgetting finished notifications.
+
+    pygls 2.1 files the future of every notification handler under a fresh id in
+    ``_request_futures`` and only removes request futures when they answer: one future (about
+    200 bytes) per keystroke, kept for the life of the server. ``_check_handler_result`` is
+    called when a notification's handler is done, so it drops the entry there.
+    """
+
+    def _check_handler_result(self, future: Any) -> None:
+        try:
+            super()._check_handler_result(future)
+        finally:
+            for key in [k for k, f in self._request_futures.items() if f is future]:
+                del self._request_futures[key]
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:

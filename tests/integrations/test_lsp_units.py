@@ -148,3 +148,21 @@ def test_noqa_edit_avoids_continuation_and_string_lines() -> None:
     in_string = Diagnostic("SL101", "scalar-getindex", "m", "m.py", Location(8, 14), Location(8, 18), Severity.WARNING)
     assert noqa_edit(text, in_string) is None  # the line ends inside a triple-quoted f-string
     compile(apply_edits(text, [edit]), "m.py", "exec")
+
+
+def test_finished_notifications_are_forgotten() -> None:
+    """pygls files a future per notification; the server's protocol drops it when the handler
+    is done, so memory does not grow with every keystroke (benchmarks/results/lsp_memory.md)."""
+    from concurrent.futures import Future
+
+    from scalarlint.lsp.server import create_server
+
+    protocol = create_server().protocol
+    pending: Future[None] = Future()
+    protocol._request_futures["request-7"] = pending
+    for k in range(100):
+        done: Future[None] = Future()
+        done.set_result(None)
+        protocol._request_futures[f"notification-{k}"] = done
+        protocol._check_handler_result(done)
+    assert protocol._request_futures == {"request-7": pending}
