@@ -152,7 +152,8 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
         last = (reverse and leaves) or (not reverse and not leaves)
         style = "findlast" if last else "findfirst"
         ctx.claim_node(node)
-        array = short(ctx, getattr(reads[0], "value", reads[0]))
+        # the array read, or the element value itself (``if v == m`` in an enumerate scan)
+        array = short(ctx, reads[0].value if isinstance(reads[0], cst.Subscript) else reads[0])
         yield Finding(
             INFO.code,
             node,

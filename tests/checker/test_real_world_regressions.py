@@ -1,0 +1,35 @@
+"""Crashes found by running the fixers' oracle (``benchmarks/real_fixes.py``) on real code,
+minimised; each must be checked like any other code."""
+
+from __future__ import annotations
+
+from scalarlint.analysis.sources import SourceFile
+from scalarlint.config import ALL_CODES, Config
+from scalarlint.engine import check_source
+
+# MyGrad 2.5.0, mygrad/math/misc/funcs.py (the matrix-chain order): a search loop whose test
+# compares an element value bound to a name (``q``), not a subscript, crashed SL103's message.
+MATRIX_CHAIN = '''\
+import numpy as np
+
+
+def chain_order(n):
+    m = np.empty((n, n))
+    s = np.empty((n, n), dtype=np.intp)
+    for i in range(n):
+        j = i + 1
+        for k in range(i, j):
+            q = m[i, k] + m[k + 1, j]
+            if q < m[i, j]:
+                m[i, j] = q
+                s[i, j] = k
+    return s
+'''
+
+
+def test_search_loop_over_an_element_value_bound_to_a_name() -> None:
+    config = Config(select=tuple(ALL_CODES), scope="all")
+    found = check_source(SourceFile("chain.py", MATRIX_CHAIN, "utf-8", MATRIX_CHAIN.encode()), config)
+    assert isinstance(found, list)
+    search = [d for d in found if d.code == "SL103"]
+    assert len(search) == 1 and "over `q`" in search[0].message
