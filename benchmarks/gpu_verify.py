@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import ctypes
 import datetime
 import math
@@ -302,12 +303,19 @@ class CallCounter:
 
     @contextlib.contextmanager
     def active(self) -> Iterator[CallCounter]:
+        # The collector runs finalizers and weakref callbacks of whatever garbage earlier code
+        # left: calls the pullback did not make. Collect first, and not while counting.
+        gc.collect()
+        enabled = gc.isenabled()
+        gc.disable()
         previous = sys.getprofile()
         sys.setprofile(self._profile)
         try:
             yield self
         finally:
             sys.setprofile(previous)
+            if enabled:
+                gc.enable()
 
 
 def tree_map(value: Any, fn: Callable[[Any], Any]) -> Any:
