@@ -122,12 +122,12 @@ def check(
         result.files_checked += run.files_checked
 
     hidden = 0
-    display_only = sum(1 for d in result.diagnostics if d.fixes and not any(f.applicable for f in d.fixes))
+    display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)
     if (output_format == "text" or statistics) and not unsafe_fixes:  # unsafe fixes are shown only when asked for
         from scalarlint.fixers.engine import visible_fixes
 
         visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
-        hidden = sum(1 for before, after in zip(result.diagnostics, visible) if any(f.applicable for f in before.fixes) and not after.fixes)
+        hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixable and not after.fixes)
         result.diagnostics = visible
     render = _statistics_renderer(output_format) if statistics else FORMATS[output_format]
     if output_file is not None:

@@ -101,6 +101,11 @@ class Diagnostic:
         return DOCS_URL.format(code=self.code.lower())
 
     @property
+    def fixable(self) -> bool:
+        """Whether a fix may be applied (a display-only fix does not count)."""
+        return any(fix.applicable for fix in self.fixes)
+
+    @property
     def preferred_fix(self) -> Fix | None:
         """The fix a one-shot tool applies: the first safe one, else the first unsafe one."""
         for fix in self.fixes:

@@ -30,7 +30,7 @@ class CodeCount:
 def count_by_code(diagnostics: list[Diagnostic]) -> list[CodeCount]:
     """Per-code counts, most frequent first (then by code)."""
     totals = Counter(d.code for d in diagnostics)
-    fixable = Counter(d.code for d in diagnostics if any(f.applicable for f in d.fixes))
+    fixable = Counter(d.code for d in diagnostics if d.fixable)
     names = {d.code: d.name for d in diagnostics}
     return [CodeCount(code, names[code], n, fixable[code]) for code, n in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))]
 

@@ -20,13 +20,13 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
         code_color = "red" if d.severity is Severity.ERROR else "yellow"
         where = style(f"{d.filename}:{d.where}:", bold=True)
         rule = f" [rule: {d.rule}]" if d.rule else ""
-        fix = style(" [*]", fg="cyan") if any(f.applicable for f in d.fixes) else ""
+        fix = style(" [*]", fg="cyan") if d.fixable else ""
         lines.append(f"{where} {style(d.code, fg=code_color, bold=True)}{fix} {d.message}{style(rule, dim=True)}")
     for e in errors:
         lines.append(f"{style(e.filename + ':', bold=True)} {style('error:', fg='red', bold=True)} {e.message}")
     n_err = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
     if diagnostics:
-        fixable = sum(1 for d in diagnostics if any(f.applicable for f in d.fixes))
+        fixable = sum(1 for d in diagnostics if d.fixable)
         summary = (
             f"Found {_plural(len(diagnostics), 'finding')} ({_plural(n_err, 'error')}, "
             f"{_plural(len(diagnostics) - n_err, 'warning')}) in {_plural(len({d.filename for d in diagnostics}), 'file')}"
