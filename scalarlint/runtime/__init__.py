@@ -10,6 +10,8 @@ so it must not pull in the checker (libcst, astroid, click).
 * :class:`StrictArray`, :func:`strict`, :func:`to_host` - a CPU array with GPU
   semantics: what would sync or run per element on CuPy raises
   :class:`ScalarIndexingError` here, so laptops and CI catch it.
+* :func:`index_add` - a scatter-add that sums repeated indices, on NumPy,
+  the strict array, CuPy, PyTorch, JAX and any array-API library.
 * :data:`strict_namespace` - what ``array_api_compat.array_namespace(x)``
   returns for a StrictArray: the NumPy API, with results on the strict device.
 
@@ -41,6 +43,7 @@ from ._context import allow_scalar, scalar_allowed
 from ._errors import ScalarIndexingError
 from ._namespace import StrictNamespace, strict_namespace
 from ._policy import disallow_scalar
+from ._scatter import index_add
 from ._strict import StrictArray, strict, to_host
 
 __all__ = [
@@ -49,6 +52,7 @@ __all__ = [
     "StrictNamespace",
     "allow_scalar",
     "disallow_scalar",
+    "index_add",
     "scalar_allowed",
     "strict",
     "strict_namespace",
