@@ -32,6 +32,7 @@ from . import (
     allow_scalar_block,
     array_reduction,
     element_loop,
+    scatter_add,
     slice_view,
     vectorized_search,
 )
@@ -46,6 +47,7 @@ FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
 FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (slice_view.CODES, slice_view.fixes),
     (element_loop.CODES, element_loop.fixes),
+    (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),
     (allow_scalar_block.CODES, allow_scalar_block.fixes),

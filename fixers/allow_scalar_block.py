@@ -41,13 +41,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import Assignment
 
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
-from .import_placement import dotted, insert_edit, merge_edit
-from .runtime_dependency import why_not
+from .runtime_import import imported_name
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -109,47 +107,4 @@ def _allow_name(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> tuple[str | None, 
     """The local name of ``allow_scalar``, the import edit that provides it (if needed), and
     why that import may not be added (``None`` when it may)."""
     module_path, name = import_source(analyzer.config.allow_scalar_import)
-    imports_scalarlint = False
-    for top in analyzer.module.body:
-        if isinstance(top, cst.SimpleStatementLine):
-            for small in top.body:
-                imports_scalarlint |= _imports_scalarlint(small)
-                if isinstance(small, cst.ImportFrom) and _imports_allow(small, module_path) is not None:
-                    local = _imports_allow(small, module_path)
-                    if _binding_is_import(analyzer, stmt, local):  # type: ignore[arg-type]
-                        return local, None, None
-    scope = analyzer.scopes.get(stmt)
-    if scope is not None and NAME in scope:
-        return None, None, None  # the name means something else here
-    blocked = why_not(analyzer.source.path, imports_scalarlint, analyzer.config.allow_scalar_import_configured)
-    edit = merge_edit(analyzer, module_path, name) or insert_edit(analyzer, module_path, name)
-    return NAME, edit, blocked
-
-
-def _imports_scalarlint(small: cst.BaseSmallStatement) -> bool:
-    if isinstance(small, cst.Import):
-        return any(dotted(alias.name).split(".")[0] == "scalarlint" for alias in small.names)
-    if isinstance(small, cst.ImportFrom) and not small.relative:
-        return dotted(small.module).split(".")[0] == "scalarlint"
-    return False
-
-
-def _imports_allow(node: cst.ImportFrom, module_path: str) -> str | None:
-    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-        return None
-    if dotted(node.module) != module_path:
-        return None
-    for alias in node.names:
-        if isinstance(alias.name, cst.Name) and alias.name.value == NAME:
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                return alias.asname.name.value
-            return NAME
-    return None
-
-
-def _binding_is_import(analyzer: FileAnalyzer, stmt: cst.CSTNode, local: str) -> bool:
-    scope = analyzer.scopes.get(stmt)
-    if scope is None:
-        return False
-    found = list(scope[local]) if local in scope else []
-    return bool(found) and all(isinstance(a, Assignment) and isinstance(a.node, cst.ImportFrom) for a in found)
+    return imported_name(analyzer, stmt, module_path, name, analyzer.config.allow_scalar_import_configured)

@@ -69,7 +69,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, (edit,))] if edit is not None else []
 
 
-class _Plan:
+class LoopPlan:
     def __init__(self, analyzer: FileAnalyzer, loop: cst.For, rng: RangeInfo, xp: str) -> None:
         self.analyzer = analyzer
         self.loop = loop
@@ -153,7 +153,7 @@ class _Plan:
 
 
 class _Vectorize(cst.CSTTransformer):
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: LoopPlan) -> None:
         self.plan = plan
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -237,7 +237,7 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
     xp = C.array_namespace_alias(analyzer, loop)
     if xp is None or not isinstance(loop.body, cst.IndentedBlock):
         return None
-    plan = _Plan(analyzer, loop, rng, xp)
+    plan = LoopPlan(analyzer, loop, rng, xp)
     if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
         return None
     body = list(loop.body.body)

@@ -1,0 +1,73 @@
+"""A name a fix needs from a module the project may not import yet (``scalarlint.runtime``).
+
+Shared by the fixers that call into scalarlint's runtime (``allow_scalar``, ``index_add``): reuse
+a top-level ``from module import name`` that is already there; otherwise add one where the
+import sorter would put it (``import_placement``), and say when adding it would give the project
+a dependency it does not declare (``runtime_dependency``): the fix is then display-only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment
+
+from scalarlint.diagnostics import Edit
+
+from .import_placement import dotted, insert_edit, merge_edit
+from .runtime_dependency import why_not
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+
+
+def imported_name(
+    analyzer: FileAnalyzer, stmt: cst.CSTNode, module_path: str, name: str, configured: bool = False
+) -> tuple[str | None, Edit | None, str | None]:
+    """(local name, import edit or ``None`` when the module has it, why the import may not be
+    added or ``None``); the local name is ``None`` when ``name`` means something else at
+    ``stmt``. ``configured``: the user named the source, so adding it is wanted."""
+    imports_scalarlint = False
+    for top in analyzer.module.body:
+        if isinstance(top, cst.SimpleStatementLine):
+            for small in top.body:
+                imports_scalarlint |= _imports_scalarlint(small)
+                local = _imported_as(small, module_path, name) if isinstance(small, cst.ImportFrom) else None
+                if local is not None and _binding_is_import(analyzer, stmt, local):
+                    return local, None, None
+    scope = analyzer.scopes.get(stmt)
+    if scope is not None and name in scope:
+        return None, None, None  # the name means something else here
+    blocked = why_not(analyzer.source.path, imports_scalarlint, configured)
+    edit = merge_edit(analyzer, module_path, name) or insert_edit(analyzer, module_path, name)
+    return name, edit, blocked
+
+
+def _imports_scalarlint(small: cst.BaseSmallStatement) -> bool:
+    if isinstance(small, cst.Import):
+        return any(dotted(alias.name).split(".")[0] == "scalarlint" for alias in small.names)
+    if isinstance(small, cst.ImportFrom) and not small.relative:
+        return dotted(small.module).split(".")[0] == "scalarlint"
+    return False
+
+
+def _imported_as(node: cst.ImportFrom, module_path: str, name: str) -> str | None:
+    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        return None
+    if dotted(node.module) != module_path:
+        return None
+    for alias in node.names:
+        if isinstance(alias.name, cst.Name) and alias.name.value == name:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                return alias.asname.name.value
+            return name
+    return None
+
+
+def _binding_is_import(analyzer: FileAnalyzer, stmt: cst.CSTNode, local: str) -> bool:
+    scope = analyzer.scopes.get(stmt)
+    if scope is None:
+        return False
+    found = list(scope[local]) if local in scope else []
+    return bool(found) and all(isinstance(a, Assignment) and isinstance(a.node, cst.ImportFrom) for a in found)

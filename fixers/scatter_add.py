@@ -1,0 +1,98 @@
+"""Scatter-add loops (SL101, SL102 in a loop over an index array) become one ``index_add``.
+
+What it rewrites
+    A loop over the positions of an integer index array whose only statement adds into the
+    element that array names::
+
+        for k in range(idx.shape[0]):          ->  dx = index_add(dx, idx, dy[:idx.shape[0]])
+            dx[idx[k]] += dy[k]
+
+    ``dx[idx] += dy`` is not the same: with a repeated index it keeps one write, not the sum.
+    ``scalarlint.runtime.index_add`` sums them on every library (``np.add.at``,
+    ``cupyx.scatter_add``, ``Tensor.index_add_``, JAX's ``.at[].add``) in one kernel. The import
+    is added like ``allow_scalar``'s (``runtime_import``: placed as the import sorter would,
+    display-only when the project does not declare scalarlint).
+
+When it is offered
+    ``range(len(idx))`` or ``range(idx.shape[0])`` starting at 0, no ``else`` or ``break``; the
+    body is the one ``+=`` whose target is ``name[idx[k]]``; the added value is elementwise in
+    ``k`` (``dy[k]``, ``g * w[k]``) and does not read the target; ``k`` is not used after the
+    loop.
+
+Applicability
+    Unsafe: it assumes each value array holds at least ``len(idx)`` elements, and the values
+    are cast to the target's dtype once rather than element by element.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.diagnostics import Applicability, Fix
+
+from . import _common as C
+from .element_loop import LoopPlan, _index_unused_after, _simple
+from .runtime_import import imported_name
+from .vectorized_search import range_info
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101", "SL102"})
+NAME = "index_add"
+MODULE = "scalarlint.runtime"
+MESSAGE = "Replace the scatter loop with one `index_add` call (repeated indices are summed)"
+
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+    loops = analyzer.context.enclosing_loops(finding.node)
+    if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
+        return []
+    loop = loops[0]
+    rewrite = _rewrite(analyzer, loop)
+    if rewrite is None:
+        return []
+    target, index_array, values = rewrite
+    local, import_edit, blocked = imported_name(analyzer, loop, MODULE, NAME)
+    if local is None:
+        return []
+    call = cst.Call(func=cst.Name(local), args=[cst.Arg(target), cst.Arg(index_array), cst.Arg(values)])
+    statement = cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(target)], value=call)])
+    edit = C.replace_statements(analyzer, loop, loop, [statement])
+    if edit is None:
+        return []
+    edits = (edit,) if import_edit is None else (import_edit, edit)
+    if blocked is not None:
+        return [Fix(Applicability.DISPLAY_ONLY, f"{MESSAGE}; {blocked}", edits)]
+    return [Fix(Applicability.UNSAFE, MESSAGE, edits)]
+
+
+def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseExpression, cst.BaseExpression] | None:
+    """(target name, index array, vectorized values) of a scatter-add loop, else ``None``."""
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+        return None
+    rng = range_info(loop.iter)
+    if rng is None or rng.start != 0 or rng.reverse or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 1:
+        return None
+    xp = C.array_namespace_alias(analyzer, loop)
+    small = _simple(loop.body.body[0])
+    if xp is None or not isinstance(small, cst.AugAssign) or not isinstance(small.operator, cst.AddAssign):
+        return None
+    plan = LoopPlan(analyzer, loop, rng, xp)
+    if plan.whole is None or not _index_unused_after(analyzer, loop):
+        return None
+    target = small.target
+    values = C.index_values(target) if isinstance(target, cst.Subscript) else None
+    if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and values and len(values) == 1):
+        return None
+    index = values[0]
+    code = analyzer.module.code_for_node
+    if not (isinstance(index, cst.Subscript) and plan.element_access(index) and code(index.value) == plan.whole):
+        return None  # the position must be idx[k], with idx the array the loop runs over
+    name = target.value.value
+    if name in C.names_in(small.value) or name in C.names_in(index) or not plan.elementwise(small.value):
+        return None
+    return target.value, index.value, plan.vectorized(small.value)
