@@ -135,11 +135,6 @@ def replace_statements(
     return Edit(text, start, end)
 
 
-def insert_line_edit(analyzer: FileAnalyzer, row: int, line: str) -> Edit:
-    loc = Location(row, 1)
-    return Edit(line + newline(analyzer), loc, loc)
-
-
 # -- tree navigation -----------------------------------------------------------------------
 def ancestors(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     parent = analyzer.parents.get(node)
@@ -217,22 +212,23 @@ def binding_value(analyzer: FileAnalyzer, target: cst.CSTNode) -> cst.BaseExpres
     return None
 
 
-def _dotted(node: cst.BaseExpression) -> str:
-    parts = call_name(node)
+def dotted(node: cst.BaseExpression | None) -> str:
+    """``a.b.c`` for a name or attribute chain, ``""`` for anything else."""
+    parts = call_name(node) if node is not None else None
     return ".".join(parts) if parts else ""
 
 
 def _imports_array_module(node: cst.CSTNode, bound: str) -> bool:
     if isinstance(node, cst.Import):
         for alias in node.names:
-            name = _dotted(alias.name)
+            name = dotted(alias.name)
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name.split(".")[0]
             if local == bound and (name in MODULE_IMPORTS if alias.asname else name in MODULE_IMPORTS and "." not in name):
                 return True
     if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar) and node.module is not None:
-        base = _dotted(node.module)
+        base = dotted(node.module)
         for alias in node.names:
-            name = _dotted(alias.name)
+            name = dotted(alias.name)
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
             if local == bound and f"{base}.{name}" in MODULE_IMPORTS:
                 return True

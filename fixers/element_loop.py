@@ -48,7 +48,7 @@ from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
-from .vectorized_search import RangeInfo, range_info
+from .loop_ranges import RangeInfo, range_info
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.inference import call_name
 from scalarlint.diagnostics import Edit, Location
 
 from . import _common as C
+from ._common import dotted
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -46,10 +46,6 @@ class ImportLine:
     key: tuple[int, str]  # (0 for ``import x``, 1 for ``from x import``; module, lower case)
     first_row: int
     last_row: int
-
-
-def dotted(node: cst.BaseExpression | None) -> str:
-    return ".".join(call_name(node) or []) if node is not None else ""
 
 
 def section_of(module: str, relative: bool, root: Path) -> int:

@@ -15,7 +15,8 @@ from libcst.metadata import Assignment
 
 from scalarlint.diagnostics import Edit
 
-from .import_placement import dotted, insert_edit, merge_edit
+from ._common import dotted
+from .import_placement import insert_edit, merge_edit
 from .runtime_dependency import why_not
 
 if TYPE_CHECKING:

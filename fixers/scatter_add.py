@@ -35,7 +35,7 @@ from scalarlint.diagnostics import Applicability, Fix
 from . import _common as C
 from .element_loop import LoopPlan, _index_unused_after, _simple
 from .runtime_import import imported_name
-from .vectorized_search import range_info
+from .loop_ranges import range_info
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer

@@ -74,15 +74,13 @@ def decode_source(raw: bytes, path: str) -> SourceFile | FileError:
 
 
 def _decode_notebook(raw: bytes, path: str) -> SourceFile | FileError:
+    encoding = "utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8"  # JSON is UTF-8
     try:
-        json_text = raw.decode("utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8")
+        text, notebook = read_notebook(raw.decode(encoding))
     except UnicodeDecodeError as exc:
         return FileError(path, f"cannot decode as utf-8: byte {exc.start} ({exc.reason})")
-    try:
-        text, notebook = read_notebook(json_text)
     except NotebookError as exc:
         return FileError(path, str(exc))
-    encoding = "utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8"
     return SourceFile(path=path, text=text, encoding=encoding, raw=raw, notebook=notebook)
 
 

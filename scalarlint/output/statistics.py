@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.output.text import plural
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,8 @@ def render_statistics(diagnostics: list[Diagnostic], errors: list[FileError], fi
     lines.extend(f"{e.filename}: error: {e.message}" for e in errors)
     total, fixable = sum(c.count for c in counts), sum(c.fixable for c in counts)
     if counts:
-        summary = f"Found {total} finding{'' if total == 1 else 's'} in {files} file{'' if files == 1 else 's'} checked."
+        summary = f"Found {plural(total, 'finding')} in {plural(files, 'file')} checked."
         lines.append(summary + (f" [*] {fixable} fixable with `--fix`." if fixable else ""))
     elif not errors:
-        lines.append(f"All checks passed! ({files} file{'' if files == 1 else 's'} checked)")
+        lines.append(f"All checks passed! ({plural(files, 'file')} checked)")
     return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ import click
 from scalarlint.diagnostics import Diagnostic, FileError, Severity
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -28,15 +28,15 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
     if diagnostics:
         fixable = sum(1 for d in diagnostics if d.fixable)
         summary = (
-            f"Found {_plural(len(diagnostics), 'finding')} ({_plural(n_err, 'error')}, "
-            f"{_plural(len(diagnostics) - n_err, 'warning')}) in {_plural(len({d.filename for d in diagnostics}), 'file')}"
-            f" ({_plural(files, 'file')} checked)."
+            f"Found {plural(len(diagnostics), 'finding')} ({plural(n_err, 'error')}, "
+            f"{plural(len(diagnostics) - n_err, 'warning')}) in {plural(len({d.filename for d in diagnostics}), 'file')}"
+            f" ({plural(files, 'file')} checked)."
         )
         if fixable:
             summary += f" {fixable} fixable with `--fix`."
         lines.append(style(summary, bold=True))
     elif not errors:
-        lines.append(style(f"All checks passed! ({_plural(files, 'file')} checked)", fg="green"))
+        lines.append(style(f"All checks passed! ({plural(files, 'file')} checked)", fg="green"))
     if errors:
-        lines.append(style(f"{_plural(len(errors), 'file')} could not be checked.", fg="red"))
+        lines.append(style(f"{plural(len(errors), 'file')} could not be checked.", fg="red"))
     return "\n".join(lines) + "\n"
