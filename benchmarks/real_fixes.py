@@ -12,10 +12,22 @@ For each project (a folder of its source at a fixed release, see ``benchmarks/re
 
 A test that passes before and fails after is a fixer bug (or a fix that must become unsafe).
 
-Usage::
+Usage (the environments as made for the committed table)::
 
-    python benchmarks/real_fixes.py --python /tmp/agenv/bin/python \\
-        --project autograd=/path/to/autograd-1.9.1 --out benchmarks/results/real_fixes.md
+    python3 -m venv /tmp/agenv && /tmp/agenv/bin/pip install numpy scipy pytest
+    python3 -m venv /tmp/chenv && /tmp/chenv/bin/pip install 'numpy<2' filelock protobuf six typing_extensions pytest
+    python3 -m venv /tmp/thenv && /tmp/thenv/bin/pip install thinc==9.1.1 pytest hypothesis mock
+    python benchmarks/real_fixes.py --python-for autograd=/tmp/agenv/bin/python \\
+        --python-for mygrad=/tmp/chenv/bin/python --python-for chainer=/tmp/chenv/bin/python \\
+        --python-for thinc=/tmp/thenv/bin/python \\
+        --project autograd=SRC/autograd-1.9.1 --project mygrad=SRC/mygrad-2.5.0 \\
+        --project chainer=SRC/chainer-7.8.1 --project thinc=SRC/thinc-9.1.1 \\
+        --out benchmarks/results/real_fixes.md
+
+MyGrad's and chainer's releases ship no tests (their ``MANIFEST.in`` excludes them) and their
+repositories are out of this machine's reach, so their own docstring examples stand in, run
+by pytest's doctest collector; chainer 7.8.1 predates NumPy 2 (it uses ``numpy.bool``), so
+it runs on NumPy 1.26, and MyGrad's examples were written against NumPy 1's reprs.
 """
 
 from __future__ import annotations
@@ -30,13 +42,58 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
-# What to fix and how to test each project: (package folder in the source tree, pytest
-# arguments, why a subset where it is one).
-PROJECTS: dict[str, tuple[str, list[str], str]] = {
-    "autograd": ("autograd", ["tests", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-o", "required_plugins="], "the whole suite"),
-    "mygrad": ("src/mygrad", [], "the release has no tests in its sdist"),
+DOCTEST_FLAGS = ["-o", "doctest_optionflags=NORMALIZE_WHITESPACE ELLIPSIS NUMBER"]
+QUIET = ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "-o", "required_plugins="]
+
+
+@dataclass(frozen=True)
+class Project:
+    """What to fix in a project and how to run its tests."""
+
+    package: str  # the folder scalarlint checks and fixes, relative to the source tree
+    pytest_args: list[str]
+    tests: str  # which tests, and why a subset where it is one
+    conftest: str = ""  # a conftest.py written at the tree's root (the doctest set-up of the project's docs)
+    compiled: str = ""  # an importable package whose compiled modules are copied from the test environment
+
+
+# Chainer's documentation runs its examples with numpy, chainer, F and L already imported
+# (its Sphinx doctest set-up); this gives pytest's doctests the same names.
+CHAINER_DOCTEST_NAMES = """\
+import numpy
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _doctest_names(doctest_namespace):
+    import chainer
+
+    doctest_namespace.update(np=numpy, numpy=numpy, chainer=chainer, F=chainer.functions, L=chainer.links)
+    numpy.random.seed(0)
+"""
+
+PROJECTS: dict[str, Project] = {
+    "autograd": Project("autograd", ["tests", *QUIET], "the whole suite"),
+    "mygrad": Project(
+        "src/mygrad",
+        ["--doctest-modules", "src/mygrad", "--ignore=src/mygrad/nnet/layers/gru.py", *DOCTEST_FLAGS, *QUIET],
+        "its docstring examples (doctests): the sdist ships no tests; gru.py left out, it needs numba",
+    ),
+    "chainer": Project(
+        "chainer",
+        ["--doctest-modules", "chainer", "--continue-on-collection-errors", "-o", "filterwarnings=", *DOCTEST_FLAGS, *QUIET],
+        "its docstring examples (doctests) with the names its docs import: the sdist ships no tests",
+        conftest=CHAINER_DOCTEST_NAMES,
+    ),
+    "thinc": Project(
+        "thinc",
+        ["thinc/tests", *QUIET],
+        "the whole suite (its Cython modules taken from the same release's wheel)",
+        compiled="thinc",
+    ),
 }
 
 
@@ -74,18 +131,44 @@ def check_importable_without_scalarlint(python: str) -> None:
         raise SystemExit(f"{python} can import scalarlint: the tests must run where it is not installed")
 
 
+def copy_compiled_modules(python: str, package: str, tree: Path) -> int:
+    """Copy the compiled modules of ``package`` as installed for ``python`` into the tree.
+
+    A project with Cython modules (thinc) cannot run from its source release without building
+    them; the wheel of the same release, installed in the test environment, has them built.
+    The Python files stay the source release's, so the fixes are what the tests exercise.
+    """
+    where = subprocess.run(
+        [python, "-I", "-c", f"import {package}, os; print(os.path.dirname({package}.__file__))"],
+        capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(),
+    ).stdout.strip()
+    installed = Path(where)
+    copied = 0
+    for module in installed.rglob("*.so"):
+        target = tree / package / module.relative_to(installed)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(module, target)
+        copied += 1
+    return copied
+
+
 def measure(name: str, source: Path, python: str) -> dict[str, object]:
-    package, pytest_args, subset = PROJECTS[name]
+    project = PROJECTS[name]
+    package, pytest_args, subset = project.package, project.pytest_args, project.tests
     with tempfile.TemporaryDirectory() as scratch:
         tree = Path(scratch) / name
         shutil.copytree(source, tree, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", ".git"))
-        before, failing_before = run_tests(python, tree, pytest_args) if pytest_args else (Counter(), "")
+        if project.compiled:
+            copy_compiled_modules(python, project.compiled, tree)
+        if project.conftest:
+            (tree / "conftest.py").write_text(project.conftest, encoding="utf-8")
+        before, failing_before = run_tests(python, tree, pytest_args)
         coverage = fix_coverage(tree, package)
-        originals = {p: p.read_bytes() for p in tree.rglob("*.py")}
+        originals = {p: p.read_bytes() for p in (tree / package).rglob("*.py")}
         fixed = scalarlint("check", "--scope", "all", "--select", "ALL", "--fix", "--unsafe-fixes", package, cwd=tree)
         touched = sorted(str(p.relative_to(tree)) for p in originals if p.read_bytes() != originals[p])
         imports = [t for t in touched if "scalarlint" in (tree / t).read_text(encoding="utf-8", errors="replace")]
-        after, failing_after = run_tests(python, tree, pytest_args) if pytest_args else (Counter(), "")
+        after, failing_after = run_tests(python, tree, pytest_args)
         applied = re.search(r"Fixed (\d+) finding", fixed.stdout + fixed.stderr)
     return {
         "name": name, "subset": subset, "before": before, "after": after, "coverage": coverage,
@@ -94,22 +177,33 @@ def measure(name: str, source: Path, python: str) -> dict[str, object]:
     }
 
 
+def environment(python: str) -> str:
+    """The versions that decide how a project's tests run: NumPy and pytest."""
+    probe = subprocess.run(
+        [python, "-I", "-c", "import numpy, pytest, sys; print(f'Python {sys.version.split()[0]}, NumPy {numpy.__version__}, pytest {pytest.__version__}')"],
+        capture_output=True, text=True, check=False, cwd=tempfile.gettempdir(),
+    )
+    return probe.stdout.strip() or "unknown"
+
+
 def table(results: list[dict[str, object]], args: argparse.Namespace) -> str:
+    flags = " ".join(["--python-for " + p for p in args.python_for] + ["--project " + p for p in args.project])
     lines = [
         "# Real projects' own tests, before and after `--fix --unsafe-fixes`",
         "",
-        f"Command: `python benchmarks/real_fixes.py --python PY {' '.join('--project ' + p for p in args.project)}`; "
-        f"PY is a virtual environment with each project's test dependencies and without scalarlint. Sources: "
-        "the release files in `benchmarks/recall/SOURCES.md`.",
+        f"Command: `python benchmarks/real_fixes.py {('--python PY ' if args.python else '') + flags} --out benchmarks/results/real_fixes.md`. "
+        "Each interpreter is a virtual environment with the project's test dependencies and without scalarlint "
+        "(the script refuses one that can import it); how each was made is in the script's docstring. "
+        "Sources: the release files in `benchmarks/recall/SOURCES.md`.",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}.",
         "",
-        "| project | tests | passed before | passed after | failed before | failed after | findings fixed | files touched | files importing scalarlint |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| project | tests | environment | passed before | passed after | failed before | failed after | findings fixed | files touched | files importing scalarlint |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         b, a = r["before"], r["after"]  # type: ignore[assignment]
         lines.append(
-            f"| {r['name']} | {r['subset']} | {b.get('passed', '-')} | {a.get('passed', '-')} | "  # type: ignore[union-attr]
+            f"| {r['name']} | {r['subset']} | {environment(r['python'])} | {b.get('passed', '-')} | {a.get('passed', '-')} | "  # type: ignore[union-attr]
             f"{b.get('failed', 0) + b.get('error', 0)} | {a.get('failed', 0) + a.get('error', 0)} | "  # type: ignore[union-attr]
             f"{r['fixed']} | {len(r['touched'])} | {len(r['imports'])} |"  # type: ignore[arg-type]
         )
@@ -127,19 +221,33 @@ def table(results: list[dict[str, object]], args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
+def interpreters(args: argparse.Namespace) -> dict[str, str]:
+    """The test interpreter of each project: ``--python-for NAME=PY`` or the default ``--python``."""
+    chosen = {}
+    for item in args.python_for:
+        name, _, python = item.partition("=")
+        chosen[name] = python
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--python", required=True, help="interpreter with the projects' test dependencies, without scalarlint")
+    parser.add_argument("--python", help="interpreter with the projects' test dependencies, without scalarlint")
+    parser.add_argument("--python-for", action="append", default=[], metavar="NAME=PY", help="a project's own test interpreter")
     parser.add_argument("--project", action="append", default=[], metavar="NAME=PATH", help=f"one of {', '.join(PROJECTS)}")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    check_importable_without_scalarlint(args.python)
+    own = interpreters(args)
     results = []
     for item in args.project:
         name, _, path = item.partition("=")
         if name not in PROJECTS:
             raise SystemExit(f"unknown project {name!r}; known: {', '.join(PROJECTS)}")
-        results.append(measure(name, Path(path), args.python))
+        python = own.get(name, args.python)
+        if not python:
+            raise SystemExit(f"no interpreter for {name}: give --python or --python-for {name}=PY")
+        check_importable_without_scalarlint(python)
+        results.append({**measure(name, Path(path), python), "python": python})
     report = table(results, args)
     print(report)
     if args.out:
