@@ -12,6 +12,8 @@ safe or not:
 - ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
 - ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
+- ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
+- ``scatter_add``: one ``index_add`` call for scatter-add loops (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
 - ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
 
@@ -32,6 +34,7 @@ from . import (
     allow_scalar_block,
     array_reduction,
     element_loop,
+    running_scan,
     scatter_add,
     slice_view,
     vectorized_search,
@@ -47,6 +50,7 @@ FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
 FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (slice_view.CODES, slice_view.fixes),
     (element_loop.CODES, element_loop.fixes),
+    (running_scan.CODES, running_scan.fixes),
     (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),

@@ -73,7 +73,8 @@ def test_loop_becomes_whole_array_statements(snip, case: str) -> None:
 @pytest.mark.parametrize(
     "lines",
     [
-        ["acc = 0.0", "for i in range(len(x)):", "    acc = acc + x[i]", "    dx[i] = acc"],  # loop-carried value
+        # a loop-carried value (a running sum is running_scan's; a difference is no scan)
+        ["acc = 0.0", "for i in range(len(x)):", "    acc = acc - x[i]", "    dx[i] = acc"],
         ["for i in range(1, len(x)):", "    dx[i] = x[i - 1]"],  # another element
         ["for i in range(len(x)):", "    dx[i] = x[i] * i"],  # the index as a value
         ["for i in range(len(x)):", "    dx[i] = foo(x[i])"],  # unknown function of an element

@@ -1,0 +1,194 @@
+"""Running sums and products carried through a loop (SL101, SL102) become one scan.
+
+What it rewrites
+    An accumulator set just before a loop, updated from element ``k`` and written to element
+    ``k`` of an array on every trip, is an inclusive scan: a cumulative sum (or product) read
+    forward, or backward for a reversed loop::
+
+        acc = 0.0                                  dx[:len(x)] = xp.flip(
+        for k in reversed(range(len(x))):     ->       xp.cumsum(xp.flip(dy[:len(x)], axis=0), axis=0),
+            acc = acc + dy[k]                          axis=0)
+            dx[k] = acc
+
+    This is the pullback of ``cumsum`` as a Python loop: one kernel launch and one sync per
+    element become three kernels. A start other than ``0`` (``1`` for a product) is kept:
+    ``acc = c`` gives ``c + xp.cumsum(...)`` (``c * xp.cumprod(...)``). The scan is along the
+    first axis, so an accumulator of rows (``acc = acc + G[k]`` with ``G`` 2-D) works too.
+
+When it is offered
+    The loop runs over ``range(n)`` or ``reversed(range(n))`` (or ``range(n - 1, -1, -1)``)
+    without ``else``/``break``/``continue``; the statement just before it sets the accumulator
+    to a number; the body is exactly the update (``acc = acc + v``, ``acc = v + acc``,
+    ``acc += v``, or the same with ``*``) followed by the write ``t[k] = acc``; ``v`` is
+    elementwise in ``k`` and reads neither the accumulator nor ``t``; neither the accumulator
+    nor ``k`` is used after the loop; there is no comment in the lines replaced; an array
+    module alias is in scope.
+
+Applicability
+    Unsafe, for the element loop's reasons (arrays at least ``n`` long, no overlapping views),
+    and because a scan of an integer array stays integer where ``acc = 0.0`` made the loop's
+    sums floats (the write into ``t`` casts both to ``t``'s dtype, so this matters only when
+    ``t`` is an integer array and the sums are not whole).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment
+
+from scalarlint.diagnostics import Applicability, Fix
+
+from . import _common as C
+from .element_loop import LoopPlan, _index_unused_after, _simple
+from .loop_ranges import range_info
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101", "SL102"})
+MESSAGE = "Replace the running {kind} loop with one `{scan}` along the first axis"
+
+# operator of the update -> (scan function, the start that needs no correction, the operator that applies a start)
+_SCANS: dict[type[cst.BaseBinaryOp], tuple[str, float, type[cst.BaseBinaryOp]]] = {
+    cst.Add: ("cumsum", 0, cst.Add),
+    cst.Multiply: ("cumprod", 1, cst.Multiply),
+}
+_AUGMENTED = {cst.AddAssign: cst.Add, cst.MultiplyAssign: cst.Multiply}
+
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+    loops = analyzer.context.enclosing_loops(finding.node)
+    if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
+        return []
+    rewrite = _rewrite(analyzer, loops[0])
+    if rewrite is None:
+        return []
+    init, statement, scan = rewrite
+    edit = C.replace_statements(analyzer, init, loops[0], [statement])
+    if edit is None:
+        return []
+    kind = "sum" if scan == "cumsum" else "product"
+    return [Fix(Applicability.UNSAFE, MESSAGE.format(kind=kind, scan=scan), (edit,))]
+
+
+def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatementLine, cst.SimpleStatementLine, str] | None:
+    """(the accumulator's initialisation, the statement replacing it and the loop, the scan)."""
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+        return None
+    rng = range_info(loop.iter)
+    if rng is None or rng.start != 0 or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 2:
+        return None
+    init = _previous_statement(analyzer, loop)
+    start = _numeric_start(init)
+    if init is None or start is None:
+        return None
+    accumulator, start_value = start
+    xp = C.array_namespace_alias(analyzer, loop)
+    if xp is None or "#" in analyzer.module.code_for_node(loop) or any(line.comment for line in loop.leading_lines):
+        return None
+    plan = LoopPlan(analyzer, loop, rng, xp)
+    if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
+        return None
+    update = _update(_simple(loop.body.body[0]), accumulator)
+    write = _simple(loop.body.body[1])
+    if update is None or not isinstance(write, cst.Assign) or len(write.targets) != 1:
+        return None
+    operator, value = update
+    target = write.targets[0].target
+    if not (isinstance(write.value, cst.Name) and write.value.value == accumulator):
+        return None
+    if not (isinstance(target, cst.Subscript) and plan.element_access(target) and isinstance(target.value, cst.Name)):
+        return None
+    if target.value.value in C.names_in(value) or not plan.elementwise(value):
+        return None
+    if not _only_used_in(analyzer, init, loop, accumulator):
+        return None
+    scan, neutral, combine = _SCANS[operator]
+    axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
+    operand: cst.BaseExpression = plan.vectorized(value)
+    if rng.reverse:
+        operand = _call(xp, "flip", [cst.Arg(_bare(operand)), *axis])
+    result: cst.BaseExpression = _call(xp, scan, [cst.Arg(_bare(operand)), *axis])
+    if rng.reverse:
+        result = _call(xp, "flip", [cst.Arg(result), *axis])
+    if start_value != neutral:
+        result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
+    assign = cst.Assign(targets=[cst.AssignTarget(plan.target(target.value))], value=result)
+    return init, cst.SimpleStatementLine(body=[assign]), scan
+
+
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _call(xp: str, function: str, args: list[cst.Arg]) -> cst.Call:
+    return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(function)), args=args)
+
+
+def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
+def _previous_statement(analyzer: FileAnalyzer, loop: cst.For) -> cst.SimpleStatementLine | None:
+    siblings = C.block_siblings(analyzer, loop)
+    if siblings is None:
+        return None
+    position = next((i for i, s in enumerate(siblings) if s is loop), None)
+    if not position:
+        return None
+    before = siblings[position - 1]
+    return before if isinstance(before, cst.SimpleStatementLine) else None
+
+
+def _numeric_start(init: cst.SimpleStatementLine | None) -> tuple[str, float] | None:
+    """``acc = 0.0`` (or any number, signed): the accumulator's name and its start."""
+    small = _simple(init) if init is not None else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+        return None
+    value = small.value
+    sign = 1.0
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value, sign = value.expression, -1.0
+    if isinstance(value, (cst.Integer, cst.Float)) and not value.lpar:
+        return small.targets[0].target.value, sign * float(value.evaluated_value)
+    return None
+
+
+def _update(small: cst.BaseSmallStatement | None, accumulator: str) -> tuple[type[cst.BaseBinaryOp], cst.BaseExpression] | None:
+    """``acc = acc + v``, ``acc = v + acc`` or ``acc += v`` (and ``*``): the operator and ``v``."""
+    if isinstance(small, cst.AugAssign) and type(small.operator) in _AUGMENTED:
+        if isinstance(small.target, cst.Name) and small.target.value == accumulator:
+            return _AUGMENTED[type(small.operator)], small.value
+        return None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+        return None
+    target, value = small.targets[0].target, small.value
+    if not (isinstance(target, cst.Name) and target.value == accumulator and isinstance(value, cst.BinaryOperation)):
+        return None
+    if type(value.operator) not in _SCANS or value.lpar:
+        return None
+    left, right = value.left, value.right
+    if isinstance(left, cst.Name) and left.value == accumulator:
+        return type(value.operator), right
+    if isinstance(right, cst.Name) and right.value == accumulator:
+        return type(value.operator), left
+    return None
+
+
+def _only_used_in(analyzer: FileAnalyzer, init: cst.SimpleStatementLine, loop: cst.For, accumulator: str) -> bool:
+    """The accumulator is bound and read only by ``init`` and the loop: the scan replaces both."""
+    name = init.body[0].targets[0].target  # type: ignore[attr-defined]
+    scope = analyzer.scopes.get(name)
+    if scope is None:
+        return False
+    for assignment in scope.assignments[accumulator]:
+        if not isinstance(assignment, Assignment):
+            return False
+        inside = lambda node: node is name or any(p is loop for p in C.ancestors(analyzer, node))  # noqa: E731
+        if not inside(assignment.node):
+            return False
+        if not all(inside(access.node) for access in assignment.references):
+            return False
+    return True

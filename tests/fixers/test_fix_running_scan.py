@@ -1,0 +1,98 @@
+"""Running sums and products carried through a loop become one scan (``fixers/running_scan.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scalarlint.runtime import disallow_scalar, strict, to_host
+
+RULE = '''\
+import array_api_compat
+
+
+def rrule_cumsum(x):
+    xp = array_api_compat.array_namespace(x)
+    y = xp.cumsum(x)
+
+    def cumsum_pullback(dy):
+        dx = xp.zeros_like(x)
+        acc = 0.0
+        for k in reversed(range(len(x))):
+            acc = acc + dy[k]
+            dx[k] = acc
+        return (dx,)
+
+    return y, cumsum_pullback
+'''
+
+
+def _run(text: str, x: np.ndarray, dy: np.ndarray, on_strict: bool) -> np.ndarray:
+    namespace: dict[str, object] = {}
+    exec(compile(text, "rule", "exec"), namespace)
+    rule = next(v for k, v in namespace.items() if k.startswith("rrule_"))
+    if not on_strict:
+        _, pullback = rule(x)  # type: ignore[operator]
+        return np.asarray(pullback(dy)[0])
+    with disallow_scalar():
+        _, pullback = rule(strict(x))  # type: ignore[operator]
+        return np.asarray(to_host(pullback(strict(dy))[0]))
+
+
+VARIANTS = {
+    "reversed sum": RULE,
+    "forward sum": RULE.replace("reversed(range(len(x)))", "range(len(x))"),
+    "range(n - 1, -1, -1)": RULE.replace("reversed(range(len(x)))", "range(len(x) - 1, -1, -1)"),
+    "augmented, on the right": RULE.replace("acc = acc + dy[k]", "acc += dy[k] * x[k]"),
+    "accumulator on the right": RULE.replace("acc = acc + dy[k]", "acc = 2 * dy[k] + acc"),
+    "a start of 3": RULE.replace("acc = 0.0", "acc = 3"),
+    "product": RULE.replace("acc = 0.0", "acc = 1.0").replace("acc = acc + dy[k]", "acc = acc * dy[k]"),
+    "product from -2": RULE.replace("acc = 0.0", "acc = -2").replace("acc = acc + dy[k]", "acc *= dy[k] - x[k]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_loop_becomes_a_scan_with_the_same_values(snip, name: str) -> None:
+    text = VARIANTS[name]
+    outcome = snip.fixed(text)
+    assert "for k in" not in outcome.text, outcome.text
+    assert ("cumprod" if name.startswith("product") else "cumsum") in outcome.text
+    assert ("xp.flip(" in outcome.text) == ("reversed" in text or "-1, -1" in text)
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 5, 8):
+        x, dy = rng.integers(-3, 4, size=n).astype(float), rng.normal(size=n)
+        expected = _run(text, x, dy, on_strict=False)
+        np.testing.assert_allclose(_run(outcome.text, x, dy, on_strict=False), expected, rtol=1e-12, atol=1e-12)
+        # no scalar access left: the fixed rule runs on the strict array
+        np.testing.assert_allclose(_run(outcome.text, x, dy, on_strict=True), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_the_reversed_sum_reads_as_a_reverse_cumsum(snip) -> None:
+    outcome = snip.fixed(RULE)
+    assert "        dx[:len(x)] = xp.flip(xp.cumsum(xp.flip(dy[:len(x)], axis=0), axis=0), axis=0)\n" in outcome.text
+    assert "acc" not in outcome.text
+
+
+def test_is_unsafe_and_idempotent(snip) -> None:
+    kinds = {f.applicability for _, f in snip.fixes_of(RULE) if "cumsum" in f.message}
+    assert kinds == {snip.UNSAFE}
+    once = snip.fixed(RULE).text
+    assert snip.fixed(once).text == once
+
+
+def test_not_offered_when_the_loop_is_not_a_running_scan(snip) -> None:
+    cases = {
+        "accumulator read after the loop": RULE.replace("        return (dx,)\n", "        return (dx * acc,)\n"),
+        "exclusive scan (write before the update)": RULE.replace(
+            "            acc = acc + dy[k]\n            dx[k] = acc\n", "            dx[k] = acc\n            acc = acc + dy[k]\n"
+        ),
+        "value reads the target": RULE.replace("acc = acc + dy[k]", "acc = acc + dx[k]"),
+        "start is not a number": RULE.replace("acc = 0.0", "acc = dy[0]"),
+        "a comment would be lost": RULE.replace("            dx[k] = acc\n", "            dx[k] = acc  # running total\n"),
+        "not a sum or product": RULE.replace("acc = acc + dy[k]", "acc = acc - dy[k]"),
+        "writes something else": RULE.replace("dx[k] = acc", "dx[k] = acc * 2"),
+        "index used after the loop": RULE.replace("        return (dx,)\n", "        return (dx * k,)\n"),
+        "loop starts at 1": RULE.replace("reversed(range(len(x)))", "range(1, len(x))"),
+    }
+    for why, text in cases.items():
+        assert not any("running" in f.message for _, f in snip.fixes_of(text)), why
