@@ -108,9 +108,6 @@ CASES: tuple[Case, ...] = (
 UNFIXABLE: dict[str, str] = {
     "rrule_prod": "element loop building `concatenate([x[:i], x[i+1:]])` per element: a per-element algorithm "
     "(the reference rule counts zeros on the device instead); no local rewrite keeps it",
-    "rrule_getindex": "the rule IS one scalar access by a host index of unknown sign (`i` may be -1, where "
-    "`x[i:i+1]` is empty), and `y` is 0-d: only `allow_scalar` applies, which declares the access rather than "
-    "removing it",
 }
 
 

@@ -10,6 +10,7 @@ One module per fix kind, each documenting what it rewrites, when it is offered a
 safe or not:
 
 - ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
+- ``zero_d_view``: 0-d views ``xp.reshape(x[i:i + 1 or None], ())`` for kept element reads (SL101);
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
 - ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
 - ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
@@ -38,6 +39,7 @@ from . import (
     scatter_add,
     slice_view,
     vectorized_search,
+    zero_d_view,
 )
 
 if TYPE_CHECKING:
@@ -49,6 +51,7 @@ FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
 # In preference order: a diagnostic's preferred fix is its first safe one, then its first.
 FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (slice_view.CODES, slice_view.fixes),
+    (zero_d_view.CODES, zero_d_view.fixes),
     (element_loop.CODES, element_loop.fixes),
     (running_scan.CODES, running_scan.fixes),
     (scatter_add.CODES, scatter_add.fixes),

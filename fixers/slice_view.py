@@ -17,9 +17,10 @@ When it is offered
     Only where the value stays inside such an expression *assigned to a size-1 view*. A read
     whose 0-d result escapes (bound to a name, returned, used in an ``if``, passed to an
     unknown function) is not sliced: its shape would change from ``()`` to ``(1,)``. Only
-    indices that are host integers and either literals or known non-negative (sizes, ``range``
-    loop variables with a non-negative start, ``len(x) - 1``): for an ``i`` that may be ``-1``
-    at run time, ``x[i:i+1]`` is the empty ``x[-1:0]``. Not inside a loop over data: a view per
+    indices that are host integers. Literals and known non-negative ones (sizes, ``range``
+    loop variables with a non-negative start, ``len(x) - 1``) give ``i:i + 1``; an ``i`` of
+    unknown sign gives ``i:i + 1 or None``, since for ``i = -1`` the plain ``x[i:i+1]`` is the
+    empty ``x[-1:0]`` while ``x[-1:None]`` is the last element. Not inside a loop over data: a view per
     iteration is still one kernel launch per element, and silencing the finding would hide the
     loop (vectorize it instead). Not for an index computed by a search loop: the search fixer
     turns that index into a device value, and device slice bounds sync.
@@ -115,9 +116,11 @@ def size1_slice(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Slice 
             return cst.Slice(lower=cst.Integer(str(literal)), upper=cst.Integer(str(literal + 1)))
         upper = None if literal == -1 else _negative(literal + 1)
         return cst.Slice(lower=_negative(literal), upper=upper)
-    if not C.is_host_int(analyzer, index) or not C.known_nonnegative(analyzer, index):
+    if not C.is_host_int(analyzer, index):
         return None
     lower = index.with_changes(lpar=(), rpar=()) if getattr(index, "lpar", None) else index
+    if not C.known_nonnegative(analyzer, index):
+        return any_sign_slice(lower)
     if (
         isinstance(lower, cst.BinaryOperation)
         and isinstance(lower.operator, cst.Subtract)
@@ -129,6 +132,21 @@ def size1_slice(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Slice 
     else:
         upper = cst.BinaryOperation(left=lower, operator=cst.Add(), right=cst.Integer("1"))
     return cst.Slice(lower=lower, upper=upper)
+
+
+def any_sign_slice(index: cst.BaseExpression) -> cst.Slice:
+    """``i`` -> ``i:i + 1 or None``: one element for every integer ``i``, negative included.
+
+    ``i + 1`` is ``0`` exactly when ``i == -1``, and ``x[-1:0]`` would be empty; ``0 or None``
+    makes that ``x[-1:]``. Only for host integers: ``or`` on a device value would sync.
+    """
+    operand = index.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if isinstance(index, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)) else index
+    upper = cst.BooleanOperation(
+        left=cst.BinaryOperation(left=operand, operator=cst.Add(), right=cst.Integer("1")),
+        operator=cst.Or(),
+        right=cst.Name("None"),
+    )
+    return cst.Slice(lower=index, upper=upper)
 
 
 def _negative(value: int) -> cst.BaseExpression:

@@ -90,10 +90,17 @@ def test_read_escaping_into_an_unknown_call_inside_a_write(snip) -> None:
     assert all("slice" not in f.message for f in read)
 
 
-def test_index_of_unknown_sign_gets_no_view(snip) -> None:
-    text = HEAD.replace("rrule_f(x, A, dy)", "rrule_f(x, A, dy, i: int)") + "    dv = xp.zeros_like(v)\n    dv[i] = dy\n    return v, M\n"
-    found = snip.fixes_of(text, "SL102")
-    assert found and all("slice" not in f.message for _, f in found)
+def test_index_of_unknown_sign_gets_a_view_that_is_right_for_minus_one(snip) -> None:
+    text = HEAD.replace("rrule_f(x, A, dy)", "rrule_f(x, A, dy, i: int)") + "    dv = xp.zeros_like(v)\n    dv[i] = dy * v[i]\n    return v, M\n"
+    found = [f for _, f in snip.fixes_of(text, "SL102") if "slice" in f.message]
+    assert len(found) == 1 and found[0].applicability is snip.SAFE
+    out = snip.apply_one(text, found[0])
+    assert "dv[i:i + 1 or None] = dy * v[i:i + 1 or None]" in out
+    # the view is the element for every index, -1 and the other negatives included
+    x = np.arange(5.0)
+    for i in range(-5, 5):
+        view = x[i : i + 1 or None]
+        assert view.shape == (1,) and view[0] == x[i]
 
 
 def test_loop_over_data_gets_no_view(snip) -> None:

@@ -1,0 +1,99 @@
+"""0-d views for one-element reads whose value is kept (SL101).
+
+What it rewrites
+    A read of one element by host integers that is bound to a name or returned, where the value
+    then only meets device code, becomes a 0-d view of a size-1 slice::
+
+        y = x[i]                    ->  y = xp.reshape(x[i:i + 1 or None], ())
+        return A[i, j]              ->  return xp.reshape(A[i:i + 1 or None, j:j + 1 or None], ())
+
+    The slice is a kernel on the device and the reshape a view: no scalar leaves the device and
+    strict backends accept it. ``slice_view`` leaves such reads alone because its size-1 views
+    would change the value's shape from ``()`` to ``(1,)``; the reshape keeps it ``()``.
+
+When it is offered
+    The read is the whole value of ``name = ...`` or of ``return ...``; every index is a host
+    integer (``i:i + 1 or None`` is right for every sign); it is not inside a loop over data (one
+    view per element is still one launch per element); an array module alias is in scope; and
+    for a name, every use of it is device code: arithmetic and elementwise array functions that
+    end in an assignment, a ``return``, a returned tuple or an array module call. A use in an
+    ``if``, a ``range``, an ``int()`` or an index would sync there instead, so it is not offered.
+
+Applicability
+    Unsafe: on NumPy the value becomes a 0-d array instead of a NumPy scalar (the same number;
+    ``isinstance(y, float)`` and hashing differ), and an index out of bounds gives an error
+    from ``reshape`` (no element to reshape) instead of ``IndexError``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.diagnostics import Applicability, Fix
+
+from . import _common as C
+from .slice_view import sliced
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101"})
+MESSAGE = "Keep the element on the device as a 0-d view (`xp.reshape(x[i:i + 1 or None], ())`)"
+
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+    read = finding.node
+    if not isinstance(read, cst.Subscript) or analyzer.context.in_data_loop(read):
+        return []
+    if not analyzer.context.inference.selects_element(read) or C.deferred_to_search(analyzer, read):
+        return []
+    parent = analyzer.parents.get(read)
+    if isinstance(parent, cst.Assign):
+        if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+            return []
+        if not _stays_on_device(analyzer, parent.targets[0].target):
+            return []
+    elif not (isinstance(parent, cst.Return) and parent.value is read):
+        return []
+    xp = C.array_namespace_alias(analyzer, read)
+    view = sliced(analyzer, read)
+    if xp is None or view is None:
+        return []
+    reshape = cst.Call(
+        func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("reshape")),
+        args=[cst.Arg(view), cst.Arg(cst.Tuple(elements=[], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))],
+    )
+    return [Fix(Applicability.UNSAFE, MESSAGE, (C.replace_expression(analyzer, read, reshape),))]
+
+
+def _stays_on_device(analyzer: FileAnalyzer, target: cst.Name) -> bool:
+    """Every use of the name bound here ends in device code, never on the host."""
+    scope = analyzer.scopes.get(target)
+    if scope is None:
+        return False
+    assignments = [a for a in scope.assignments[target.value] if getattr(a, "node", None) is target]
+    if len(assignments) != 1:
+        return False
+    references = list(assignments[0].references)
+    return bool(references) and all(_device_use(analyzer, access.node) for access in references)
+
+
+def _device_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+    child = node
+    parent = analyzer.parents.get(child)
+    while parent is not None and C.elementwise_parent(analyzer, child, parent):
+        child, parent = parent, analyzer.parents.get(parent)
+    if isinstance(parent, cst.Arg):
+        call = analyzer.parents.get(parent)
+        return isinstance(call, cst.Call) and C.module_function(analyzer, call) is not None and not parent.star
+    if isinstance(parent, (cst.Assign, cst.AugAssign)):
+        return parent.value is child
+    if isinstance(parent, cst.Return):
+        return True
+    if isinstance(parent, cst.Element):
+        container = analyzer.parents.get(parent)
+        return isinstance(container, cst.Tuple) and isinstance(analyzer.parents.get(container), cst.Return)
+    return False
