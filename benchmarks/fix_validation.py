@@ -106,8 +106,6 @@ CASES: tuple[Case, ...] = (
 
 # Rules that still need scalar access after fixing, and why no fixer handles them.
 UNFIXABLE: dict[str, str] = {
-    "rrule_prod": "element loop building `concatenate([x[:i], x[i+1:]])` per element: a per-element algorithm "
-    "(the reference rule counts zeros on the device instead); no local rewrite keeps it",
 }
 
 

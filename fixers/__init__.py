@@ -14,6 +14,7 @@ safe or not:
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
 - ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
 - ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
+- ``product_of_others``: two exclusive ``cumprod`` for per-element products of the others (SL101, SL102, SL104);
 - ``scatter_add``: one ``index_add`` call for scatter-add loops (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
 - ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
@@ -35,6 +36,7 @@ from . import (
     allow_scalar_block,
     array_reduction,
     element_loop,
+    product_of_others,
     running_scan,
     scatter_add,
     slice_view,
@@ -54,6 +56,7 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (zero_d_view.CODES, zero_d_view.fixes),
     (element_loop.CODES, element_loop.fixes),
     (running_scan.CODES, running_scan.fixes),
+    (product_of_others.CODES, product_of_others.fixes),
     (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),

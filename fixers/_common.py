@@ -121,11 +121,17 @@ def replace_statements(
     analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement, new: Sequence[cst.BaseStatement]
 ) -> Edit | None:
     """Replace the statements from ``first`` to ``last`` (siblings in one block, ``last``
-    ending on its own line) with ``new``; comments above ``first`` stay where they are."""
+    ending on its own line) with ``new``. Comments above ``first`` stay where they are; the
+    comments inside the replaced statements are kept as lines above the new ones."""
     indent = indentation(analyzer, first)
     if indent is None or indentation(analyzer, last) is None:
         return None
+    kept = [cst.EmptyLine(indent=True, comment=cst.Comment(c)) for c in replaced_comments(analyzer, first, last)]
+    if kept and new:
+        new = [new[0].with_changes(leading_lines=[*kept, *new[0].leading_lines]), *new[1:]]
     text = render_statements(analyzer, new, indent)
+    if kept:  # the first line is the edit's start, after the indentation: keep that order
+        text = text.lstrip(" \t")
     start = Location(analyzer.positions[first].start.line, analyzer.positions[first].start.column + 1)
     end_row = analyzer.positions[last].end.line
     end = Location(end_row + 1, 1)
@@ -133,6 +139,23 @@ def replace_statements(
     if end_row >= len(source.splitlines()) and not source.endswith(("\n", "\r")):
         text = text.rstrip("\r\n")  # the file had no final newline: do not add one
     return Edit(text, start, end)
+
+
+def replaced_comments(analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement) -> list[str]:
+    """The comments inside the statements from ``first`` to ``last``, in source order (the
+    ones above ``first`` are outside the replaced text)."""
+    siblings = block_siblings(analyzer, first) or [first]
+    start = next((i for i, s in enumerate(siblings) if s is first), 0)
+    stop = next((i for i, s in enumerate(siblings) if s is last), start)
+    above = {id(line.comment) for line in getattr(first, "leading_lines", ()) if line.comment is not None}
+    comments = [
+        node
+        for statement in siblings[start : stop + 1]
+        for node in walk(statement)
+        if isinstance(node, cst.Comment) and id(node) not in above
+    ]
+    comments.sort(key=lambda c: (analyzer.positions[c].start.line, analyzer.positions[c].start.column))
+    return [c.value for c in comments]
 
 
 # -- tree navigation -----------------------------------------------------------------------

@@ -21,8 +21,8 @@ When it is offered
     to a number; the body is exactly the update (``acc = acc + v``, ``acc = v + acc``,
     ``acc += v``, or the same with ``*``) followed by the write ``t[k] = acc``; ``v`` is
     elementwise in ``k`` and reads neither the accumulator nor ``t``; neither the accumulator
-    nor ``k`` is used after the loop; there is no comment in the lines replaced; an array
-    module alias is in scope.
+    nor ``k`` is used after the loop; an array module alias is in scope. Comments in the loop
+    are kept above the scan.
 
 Applicability
     Unsafe, for the element loop's reasons (arrays at least ``n`` long, no overlapping views),
@@ -87,7 +87,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
         return None
     accumulator, start_value = start
     xp = C.array_namespace_alias(analyzer, loop)
-    if xp is None or "#" in analyzer.module.code_for_node(loop) or any(line.comment for line in loop.leading_lines):
+    if xp is None:
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
     if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
@@ -104,7 +104,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
         return None
     if target.value.value in C.names_in(value) or not plan.elementwise(value):
         return None
-    if not _only_used_in(analyzer, init, loop, accumulator):
+    if not only_used_in(analyzer, init.body[0].targets[0].target, loop, accumulator):  # type: ignore[attr-defined]
         return None
     scan, neutral, combine = _SCANS[operator]
     axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
@@ -177,17 +177,18 @@ def _update(small: cst.BaseSmallStatement | None, accumulator: str) -> tuple[typ
     return None
 
 
-def _only_used_in(analyzer: FileAnalyzer, init: cst.SimpleStatementLine, loop: cst.For, accumulator: str) -> bool:
-    """The accumulator is bound and read only by ``init`` and the loop: the scan replaces both."""
-    name = init.body[0].targets[0].target  # type: ignore[attr-defined]
-    scope = analyzer.scopes.get(name)
+def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name: str) -> bool:
+    """``name`` is bound and read only at ``binding`` and inside ``loop``: a rewrite of both
+    may drop it."""
+    scope = analyzer.scopes.get(binding)
     if scope is None:
         return False
-    for assignment in scope.assignments[accumulator]:
-        if not isinstance(assignment, Assignment):
-            return False
-        inside = lambda node: node is name or any(p is loop for p in C.ancestors(analyzer, node))  # noqa: E731
-        if not inside(assignment.node):
+
+    def inside(node: cst.CSTNode) -> bool:
+        return node is binding or any(p is loop for p in C.ancestors(analyzer, node))
+
+    for assignment in scope.assignments[name]:
+        if not isinstance(assignment, Assignment) or not inside(assignment.node):
             return False
         if not all(inside(access.node) for access in assignment.references):
             return False

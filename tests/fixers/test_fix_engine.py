@@ -89,6 +89,7 @@ def test_comments_and_formatting_outside_the_edits_are_kept(snip) -> None:
     ]
     added = [line for line in after if line not in before]
     assert added == [
+        "        # the loop",  # a comment inside the replaced loop is kept above what replaces it
         "        i = len(x) - 1 - xp.argmax(xp.flip(xp.abs(x) == y))",
         "        total = xp.sum(x, axis=0)",
     ]
