@@ -41,6 +41,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "fixers" / "corpus"
+# The ChainRules translations of the detection corpus, fixed in a sub-folder of the copy.
+CHAINRULES = ROOT / "tests" / "chainrules_corpus"
+CORPORA: dict[str, Path] = {"": CORPUS, "chainrules": CHAINRULES}
 RESULTS = ROOT / "benchmarks" / "results" / "fix_validation.md"
 
 Args = tuple[Any, ...]
@@ -62,6 +65,11 @@ def _with_zeros(rng: np.random.Generator, n: int) -> np.ndarray:
     return x
 
 
+def _index_args(rng: np.random.Generator, n: int) -> Args:
+    """A vector and a host index of either sign (``-n <= i < n``)."""
+    return _smooth(rng, n), int(rng.integers(-n, n))
+
+
 @dataclass(frozen=True)
 class Case:
     """One corpus rule, the reference rule it must agree with, and how to call both."""
@@ -73,6 +81,22 @@ class Case:
     oracle_args: Callable[[Args], Args] = lambda args: args
     compare: tuple[int, ...] = (0,)  # which cotangents to compare (others are None)
     min_n: int = 1
+    # the reference's cotangents in the rule's argument order (``where(x > 0, x, 0)`` for relu)
+    oracle_cotangents: Callable[[Args], Args] = lambda cot: cot
+    max_n: int = 8
+    primal: Callable[[Any], Any] = lambda y: y  # the differentiable output (findmax returns (value, index))
+
+    @property
+    def corpus(self) -> str:
+        return self.module.rpartition(".")[0]
+
+    @property
+    def stem(self) -> str:
+        return self.module.rpartition(".")[2]
+
+    @property
+    def id(self) -> str:
+        return f"{self.module}.{self.name}"
 
 
 CASES: tuple[Case, ...] = (
@@ -102,10 +126,91 @@ CASES: tuple[Case, ...] = (
     Case("indexing", "rrule_cumsum", "cumsum", lambda r, n: (_smooth(r, n),)),
     Case("indexing", "rrule_clip", "clip", lambda r, n: (_vector(r, n), -1.0, 2.0)),
     Case("indexing", "rrule_det2", "det", lambda r, n: (r.normal(size=(2, 2)),)),
+    *(  # the ChainRules translations of the detection corpus (tests/chainrules_corpus)
+        Case("chainrules.arrays", "rrule_getindex", "getindex", _index_args, lambda a: (a[0], np.asarray(a[1]))),
+        Case("chainrules.arrays", "rrule_getindex_vector", "getindex", _index_args, lambda a: (a[0], np.asarray(a[1]))),
+        Case(
+            "chainrules.arrays", "rrule_getindex_matrix", "getindex",
+            lambda r, n: (r.normal(size=(n, 3)), int(r.integers(-n, n)), int(r.integers(-3, 3))),
+            lambda a: (a[0], (np.asarray(a[1]), np.asarray(a[2]))),
+        ),
+        Case("chainrules.arrays", "rrule_getindex_repeated", "getindex", lambda r, n: (_smooth(r, n), r.integers(0, n, size=2 * n))),
+        Case("chainrules.arrays", "rrule_first", "getindex", lambda r, n: (_smooth(r, n),), lambda a: (a[0], np.asarray(0))),
+        Case("chainrules.arrays", "rrule_last", "getindex", lambda r, n: (_smooth(r, n),), lambda a: (a[0], np.asarray(-1))),
+        Case("chainrules.arrays", "rrule_sort", "sort", lambda r, n: (_smooth(r, n),)),
+        Case("chainrules.arrays", "rrule_reverse", "take", lambda r, n: (_smooth(r, n),), lambda a: (a[0], np.arange(a[0].shape[0])[::-1].copy())),
+        Case(
+            "chainrules.arrays", "rrule_relu_mask", "where", lambda r, n: (_vector(r, n),),
+            lambda a: (a[0] > 0, a[0], 0.0), oracle_cotangents=lambda c: (c[1],),
+        ),
+        Case("chainrules.arrays", "rrule_abs_loop", "abs", lambda r, n: (_vector(r, n),)),
+        Case("chainrules.linalg", "rrule_diag", "getindex", lambda r, n: (r.normal(size=(n, n)),), lambda a: (a[0], (np.arange(a[0].shape[0]),) * 2)),
+        Case("chainrules.linalg", "rrule_tr", "trace", lambda r, n: (r.normal(size=(n, n)),)),
+        Case(
+            "chainrules.linalg", "rrule_triu", "where", lambda r, n: (r.normal(size=(n, n + 1)),),
+            lambda a: (np.triu(np.ones(a[0].shape, dtype=bool)), a[0], 0.0), oracle_cotangents=lambda c: (c[1],),
+        ),
+        Case("chainrules.linalg", "rrule_det2", "det", lambda r, n: (r.normal(size=(2, 2)),)),
+        Case("chainrules.linalg", "rrule_matmul_loops", "matmul", lambda r, n: (r.normal(size=(n, 3)), r.normal(size=(3, 2))), compare=(0, 1)),
+        Case("chainrules.norms", "rrule_norm_inf", "norm", lambda r, n: (_vector(r, n),), lambda a: (a[0], math.inf)),
+        Case("chainrules.norms", "rrule_norm_neg_inf", "norm", lambda r, n: (_vector(r, n),), lambda a: (a[0], -math.inf)),
+        # sign(0) is -1 in this translation (ChainRules' rule gives 0): compared away from zero
+        Case("chainrules.norms", "rrule_norm1", "norm", lambda r, n: (_smooth(r, n),), lambda a: (a[0], 1)),
+        Case("chainrules.norms", "rrule_norm2", "norm", lambda r, n: (_smooth(r, n),), lambda a: (a[0], 2)),
+        Case("chainrules.norms", "rrule_normp", "norm", lambda r, n: (_vector(r, n), 3.0)),
+        Case("chainrules.norms", "rrule_normalize", "normalize", lambda r, n: (_smooth(r, n),)),
+        Case("chainrules.reductions", "rrule_maximum", "maximum", lambda r, n: (_vector(r, n),)),
+        Case("chainrules.reductions", "rrule_minimum", "minimum", lambda r, n: (_vector(r, n),)),
+        Case("chainrules.reductions", "rrule_findmax", "findmax", lambda r, n: (_vector(r, n),), primal=lambda y: y[0]),
+        Case("chainrules.reductions", "rrule_maximum_dims", "maximum", lambda r, n: (_vector(r, 3 * n).reshape(n, 3),), lambda a: (a[0], 0)),
+        Case("chainrules.reductions", "rrule_prod", "prod", lambda r, n: (_with_zeros(r, n),)),
+        Case("chainrules.reductions", "rrule_prod_zeros", "prod", lambda r, n: (_with_zeros(r, n),)),
+        Case("chainrules.reductions", "rrule_cumsum", "cumsum", lambda r, n: (_smooth(r, n),)),
+        # the textbook pullback divides by x[i]: compared where x has no zero
+        Case("chainrules.reductions", "rrule_cumprod", "cumprod", lambda r, n: (_smooth(r, n),)),
+        Case("chainrules.reductions", "rrule_logsumexp", "logsumexp", lambda r, n: (_vector(r, n),)),
+        Case("chainrules.reductions", "rrule_sum_builtin", "sum", lambda r, n: (_smooth(r, n),)),
+        Case("chainrules.reductions", "rrule_maximum_builtin", "maximum", lambda r, n: (_smooth(r, n),)),
+        Case("chainrules.reductions", "rrule_mean_numpy", "mean", lambda r, n: (_smooth(r, n),)),
+    ),
 )
 
 # Rules that still need scalar access after fixing, and why no fixer handles them.
 UNFIXABLE: dict[str, str] = {
+    "chainrules.arrays.rrule_sort": "a scatter by a permutation read element by element (`dx[int(p[i])] = dy[i]`): "
+    "no fixer rewrites assignment scatters yet (`dx[p] = dy` when `p` has no repeats)",
+    "chainrules.arrays.rrule_reverse": "an element loop reading a mirrored index (`dy[n - 1 - i]`): the element-loop "
+    "fixer takes only the loop variable itself as an index",
+    "chainrules.arrays.rrule_relu_mask": "a boolean-mask write (`dx[x <= 0] = 0`, SL106): no fixer rewrites it to "
+    "`xp.where` yet",
+    "chainrules.arrays.rrule_abs_loop": "an `enumerate` loop with an `if`/`elif` body: the element-loop fixer takes "
+    "`range` loops and one `if` without `else`",
+    "chainrules.linalg.rrule_diag": "diagonal reads and writes (`A[i, i]`): the element-loop fixer takes one index "
+    "per subscript",
+    "chainrules.linalg.rrule_tr": "a diagonal write (`dA[i, i] = dy`): the element-loop fixer takes one index per subscript",
+    "chainrules.linalg.rrule_matmul_loops": "a loop over `np.ndindex(m, k)` computing one matrix product entry per "
+    "trip: a matrix product, not an element loop",
+    "chainrules.norms.rrule_norm_neg_inf": "a `while` search loop: the search fixer takes `for` loops, `next` and "
+    "comprehensions",
+    "chainrules.norms.rrule_norm1": "writes through `.flat[i]` with a conditional expression: neither is vectorized yet",
+    "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
+    "return is control flow, not an element access",
+    "chainrules.norms.rrule_normp": "an element loop with a temporary (`a = v[i]`) and an `if`/`else` body",
+    "chainrules.norms.rrule_normalize": "a reduction loop (`s += float(y[i] * dy[i])`) with no element write: no "
+    "fixer turns it into `xp.sum` yet",
+    "chainrules.reductions.rrule_findmax": "the rule returns the index as a host `int` (`int(xp.argmax(x))`): that sync "
+    "is its interface",
+    "chainrules.reductions.rrule_maximum_dims": "a per-column `int(xp.argmax(A[:, j]))` inside the loop: an argmax "
+    "along an axis plus a scatter, not an element loop",
+    "chainrules.reductions.rrule_prod_zeros": "a data-dependent branch on the number of zeros (`xp.nonzero`, "
+    "`int(zeros[0])`): an algorithm change",
+    "chainrules.reductions.rrule_cumprod": "a nested loop summing a suffix per element (`for k in range(i, n)`): no "
+    "fixer recognises suffix sums yet",
+    "chainrules.reductions.rrule_logsumexp": "`int(xp.argmax(x))` syncs to pick the shift (SL107, opt-in); the element "
+    "read itself is fixed",
+    "chainrules.reductions.rrule_sum_builtin": "a list comprehension over the array with no array module alias in scope",
+    "chainrules.reductions.rrule_mean_numpy": "the output is allocated on the host (`np.empty(n)`) and filled from a "
+    "device value: an allocation change, not an element access",
 }
 
 
@@ -138,27 +243,44 @@ def run_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedP
 
 
 def fix_corpus(dest: Path) -> subprocess.CompletedProcess[str]:
-    """Copy the corpus to ``dest`` and fix the copy with ``check --fix --unsafe-fixes``."""
+    """Copy the corpora to ``dest`` (the ChainRules one in ``dest/chainrules``) and fix the copy
+    with ``check --fix --unsafe-fixes``."""
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(CORPUS, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    for prefix, folder in CORPORA.items():
+        shutil.copytree(folder, dest / prefix if prefix else dest, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     # The copy is a project that depends on scalarlint (its rules run under its runtime), so
     # the allow_scalar fix may import it; without the declaration that fix is display-only.
     (dest / "requirements.txt").write_text("numpy\narray-api-compat\nscalarlint\n", encoding="utf-8")
     return run_cli("check", "--fix", "--unsafe-fixes", "--show-fixes", "--no-color", dest)
 
 
-def findings_by_rule(folder: Path) -> dict[str, Counter]:
-    """Codes of the findings per top-level rule, from the JSON report. The files are named
-    one by one: named files are checked even where a folder walk would exclude them."""
-    proc = run_cli("check", "--format", "json", "--exit-zero", *sorted(folder.glob("*.py")))
-    if proc.returncode != 0:
-        raise RuntimeError(f"scalarlint check failed: {proc.stderr}")
-    out: dict[str, Counter] = {}
-    for item in json.loads(proc.stdout):
-        rule = (item.get("rule") or "").split(":")[-1].split(".")[0]
-        out.setdefault(rule, Counter())[item["code"]] += 1
+def corpus_folders(root: Path) -> dict[str, Path]:
+    """Each corpus's folder under ``root`` (a fixed copy) or the committed ones (``None``)."""
+    return {prefix: (root / prefix if prefix else root) for prefix in CORPORA}
+
+
+def findings_by_rule(folders: dict[str, Path]) -> dict[tuple[str, str], Counter]:
+    """Codes of the findings per (module, top-level rule), from the JSON report. The files are
+    named one by one: named files are checked even where a folder walk would exclude them."""
+    out: dict[tuple[str, str], Counter] = {}
+    for prefix, folder in folders.items():
+        proc = run_cli("check", "--format", "json", "--exit-zero", *sorted(folder.glob("*.py")))
+        if proc.returncode != 0:
+            raise RuntimeError(f"scalarlint check failed: {proc.stderr}")
+        for item in json.loads(proc.stdout):
+            rule = (item.get("rule") or "").split(":")[-1].split(".")[0]
+            module = ".".join(filter(None, (prefix, Path(item["filename"]).stem)))
+            out.setdefault((module, rule), Counter())[item["code"]] += 1
     return out
+
+
+def load_modules(folders: dict[str, Path], tag: str) -> dict[str, Any]:
+    return {
+        ".".join(filter(None, (prefix, path.stem))): load_module(path, f"{tag}_{prefix}")
+        for prefix, folder in folders.items()
+        for path in sorted(folder.glob("*.py"))
+    }
 
 
 def load_module(path: Path, tag: str) -> Any:
@@ -197,10 +319,12 @@ def compare_once(case: Case, rule: Callable[..., Any], rng: np.random.Generator,
 
     args = case.make(rng, n)
     y, pullback = rule(*args)
+    y = case.primal(y)
     dy = _cotangent(rng, y)
     cot = pullback(dy)
     y_ref, pullback_ref = RULES[case.oracle](*case.oracle_args(args))
-    cot_ref = pullback_ref(dy)
+    y_ref = case.primal(y_ref)
+    cot_ref = case.oracle_cotangents(pullback_ref(dy))
     if not _close(y, y_ref):
         return f"y differs for args={args!r}: {y!r} vs {y_ref!r}"
     if len(cot) != len(args):
@@ -227,6 +351,7 @@ def strict_status(case: Case, rule: Callable[..., Any], rng: np.random.Generator
     add_transition_hook(hook)
     try:
         y, pullback = rule(*strict_args)
+        y = case.primal(y)
         dy = _cotangent(rng, _host(y))
         cot = pullback(strict(dy))
     except ScalarIndexingError as exc:
@@ -236,6 +361,7 @@ def strict_status(case: Case, rule: Callable[..., Any], rng: np.random.Generator
     finally:
         remove_transition_hook(hook)
     y_np, pullback_np = rule(*args)
+    y_np = case.primal(y_np)
     cot_np = pullback_np(dy)
     if not _close(y, y_np) or not all(_close(cot[k], cot_np[k]) for k in case.compare):
         return "error: strict result differs from NumPy"
@@ -244,17 +370,18 @@ def strict_status(case: Case, rule: Callable[..., Any], rng: np.random.Generator
 
 def validate(fixed: Path, trials: int = 40, seed: int = 0) -> list[Result]:
     """Compare every fixed rule with the reference and run it on the strict array."""
-    before_modules = {p.stem: load_module(p, "before") for p in sorted(CORPUS.glob("*.py"))}
-    after_modules = {p.stem: load_module(p, "after") for p in sorted(fixed.glob("*.py"))}
-    before_findings = findings_by_rule(CORPUS)
-    after_findings = findings_by_rule(fixed)
+    committed = {prefix: folder for prefix, folder in CORPORA.items()}
+    before_modules = load_modules(committed, "before")
+    after_modules = load_modules(corpus_folders(fixed), "after")
+    before_findings = findings_by_rule(committed)
+    after_findings = findings_by_rule(corpus_folders(fixed))
     results = []
     for case in CASES:
         rng = np.random.default_rng(seed)
         result = Result(case)
         rule = getattr(after_modules[case.module], case.name)
         for trial in range(trials):
-            n = max(case.min_n, 1 + trial % 8)
+            n = max(case.min_n, 1 + trial % case.max_n)
             result.trials += 1
             try:
                 problem = compare_once(case, rule, rng, n)
@@ -264,10 +391,11 @@ def validate(fixed: Path, trials: int = 40, seed: int = 0) -> list[Result]:
                 result.agreed += 1
             elif len(result.failures) < 3:
                 result.failures.append(problem)
-        result.strict_before = strict_status(case, getattr(before_modules[case.module], case.name), np.random.default_rng(seed))
-        result.strict_after = strict_status(case, rule, np.random.default_rng(seed))
-        before = before_findings.get(case.name, Counter())
-        result.remaining = after_findings.get(case.name, Counter())
+        n_strict = max(case.min_n, min(6, case.max_n))
+        result.strict_before = strict_status(case, getattr(before_modules[case.module], case.name), np.random.default_rng(seed), n_strict)
+        result.strict_after = strict_status(case, rule, np.random.default_rng(seed), n_strict)
+        before = before_findings.get((case.module, case.name), Counter())
+        result.remaining = after_findings.get((case.module, case.name), Counter())
         result.fixed = before - result.remaining
         results.append(result)
     return results
@@ -304,14 +432,14 @@ def render_markdown(results: list[Result], cli_output: str = "") -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        reason = UNFIXABLE.get(r.case.name, "") if not r.strict_clean else ""
+        reason = UNFIXABLE.get(r.case.id, "") if not r.strict_clean else ""
         before = "clean" if r.strict_before == "clean" else ("allow_scalar" if r.strict_before == "allow_scalar" else "fails")
         after = r.strict_after if r.strict_after in ("clean", "allow_scalar") else "fails"
         lines.append(
             f"| `{r.case.module}.{r.case.name}` | `{r.case.oracle}` | {_codes(r.fixed)} | {_codes(r.remaining)} | "
             f"{r.agreed}/{r.trials} | {before} | {after} | {reason} |"
         )
-    failures = [(r.case.name, f) for r in results for f in r.failures]
+    failures = [(r.case.id, f) for r in results for f in r.failures]
     if failures:
         lines += ["", "## Disagreements", ""] + [f"- `{name}`: {f}" for name, f in failures]
     if cli_output:
@@ -336,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text(report, encoding="utf-8")
     print(report)
-    ok = all(r.agrees for r in results) and all(r.strict_clean or r.case.name in UNFIXABLE for r in results)
+    ok = all(r.agrees for r in results) and all(r.strict_clean or r.case.id in UNFIXABLE for r in results)
     return 0 if ok else 1
 
 

@@ -11,6 +11,7 @@ indentation of a nested block only as part of its parent.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -126,7 +127,13 @@ def replace_statements(
     indent = indentation(analyzer, first)
     if indent is None or indentation(analyzer, last) is None:
         return None
-    kept = [cst.EmptyLine(indent=True, comment=cst.Comment(c)) for c in replaced_comments(analyzer, first, last)]
+    carried = Counter(n.value for statement in new for n in walk(statement) if isinstance(n, cst.Comment))
+    kept = []
+    for comment in replaced_comments(analyzer, first, last):
+        if carried[comment]:  # the new statements already carry it (a wrapped original statement)
+            carried[comment] -= 1
+            continue
+        kept.append(cst.EmptyLine(indent=True, comment=cst.Comment(comment)))
     if kept and new:
         new = [new[0].with_changes(leading_lines=[*kept, *new[0].leading_lines]), *new[1:]]
     text = render_statements(analyzer, new, indent)

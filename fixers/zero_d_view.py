@@ -12,7 +12,8 @@ What it rewrites
     would change the value's shape from ``()`` to ``(1,)``; the reshape keeps it ``()``.
 
 When it is offered
-    The read is the whole value of ``name = ...`` or of ``return ...``; every index is a host
+    The read is the whole value of ``name = ...`` or of ``return ...``, or one value of an
+    unpacking ``a, b = A[0, 0], A[0, 1]`` (each read its own fix); every index is a host
     integer (``i:i + 1 or None`` is right for every sign); it is not inside a loop over data (one
     view per element is still one launch per element); an array module alias is in scope; and
     for a name, every use of it is device code: arithmetic and elementwise array functions that
@@ -51,7 +52,11 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if not analyzer.context.inference.selects_element(read) or C.deferred_to_search(analyzer, read):
         return []
     parent = analyzer.parents.get(read)
-    if isinstance(parent, cst.Assign):
+    if isinstance(parent, cst.Element):  # a, b = A[0, 0], A[0, 1]: the name at the same place
+        name = _unpacked_name(analyzer, parent)
+        if name is None or not _stays_on_device(analyzer, name):
+            return []
+    elif isinstance(parent, cst.Assign):
         if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
             return []
         if not _stays_on_device(analyzer, parent.targets[0].target):
@@ -67,6 +72,22 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
         args=[cst.Arg(view), cst.Arg(cst.Tuple(elements=[], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))],
     )
     return [Fix(Applicability.UNSAFE, MESSAGE, (C.replace_expression(analyzer, read, reshape),))]
+
+
+def _unpacked_name(analyzer: FileAnalyzer, element: cst.Element) -> cst.Name | None:
+    """In ``a, b = A[0, 0], A[0, 1]``, the name bound to the element's value."""
+    values = analyzer.parents.get(element)
+    assign = analyzer.parents.get(values) if values is not None else None
+    if not (isinstance(values, cst.Tuple) and isinstance(assign, cst.Assign) and assign.value is values and len(assign.targets) == 1):
+        return None
+    targets = assign.targets[0].target
+    if not (isinstance(targets, (cst.Tuple, cst.List)) and len(targets.elements) == len(values.elements)):
+        return None
+    if any(isinstance(e, cst.StarredElement) for e in (*targets.elements, *values.elements)):
+        return None
+    position = next(i for i, e in enumerate(values.elements) if e is element)
+    name = targets.elements[position].value
+    return name if isinstance(name, cst.Name) else None
 
 
 def _stays_on_device(analyzer: FileAnalyzer, target: cst.Name) -> bool:

@@ -37,23 +37,23 @@ def results(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_corpus_is_large_enough() -> None:
-    assert len(fv.CASES) >= 15
-    assert len({c.name for c in fv.CASES}) == len(fv.CASES)
+    assert len(fv.CASES) >= 40
+    assert len({c.id for c in fv.CASES}) == len(fv.CASES)
 
 
 def test_every_fixed_rule_agrees_with_the_reference(results) -> None:
-    bad = {r.case.name: r.failures for r in results if not r.agrees}
+    bad = {r.case.id: r.failures for r in results if not r.agrees}
     assert bad == {}
     assert sum(r.agreed for r in results) == sum(r.trials for r in results)
 
 
 def test_rules_still_needing_scalar_access_are_the_documented_ones(results) -> None:
-    unclean = {r.case.name for r in results if not r.strict_clean}
+    unclean = {r.case.id for r in results if not r.strict_clean}
     assert unclean == set(fv.UNFIXABLE)
     for r in results:
-        assert not r.strict_before == "clean", f"{r.case.name} was already clean: not a useful corpus rule"
+        assert not r.strict_before == "clean", f"{r.case.id} was already clean: not a useful corpus rule"
         if r.strict_clean:
-            assert sum(r.remaining.values()) == 0, r.case.name
+            assert sum(r.remaining.values()) == 0, r.case.id
 
 
 def _stable(line: str) -> str:

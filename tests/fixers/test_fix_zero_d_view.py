@@ -82,3 +82,43 @@ def test_not_offered_where_the_value_is_used_on_the_host(snip) -> None:
     for why, text in host_uses.items():
         assert snip.diagnostics(text), why
         assert not _views(snip, text), why
+
+
+UNPACKED = '''\
+import numpy as np
+
+
+def rrule_det2(A):
+    a, b, c, d = A[0, 0], A[0, 1], A[1, 0], A[1, 1]  # the entries
+    y = a * d - b * c
+
+    def det2_pullback(dy):
+        dA = np.empty_like(A)
+        dA[0, 0] = d * dy
+        dA[0, 1] = -c * dy
+        dA[1, 0] = -b * dy
+        dA[1, 1] = a * dy
+        return (dA,)
+
+    return y, det2_pullback
+'''
+
+
+def test_unpacked_reads_each_become_a_view_and_the_rule_runs_strict(snip) -> None:
+    outcome = snip.fixed(UNPACKED)
+    assert (
+        "    a, b, c, d = np.reshape(A[0:1, 0:1], ()), np.reshape(A[0:1, 1:2], ()), "
+        "np.reshape(A[1:2, 0:1], ()), np.reshape(A[1:2, 1:2], ())  # the entries\n"
+    ) in outcome.text
+    namespace: dict[str, object] = {}
+    exec(compile(outcome.text, "fixed", "exec"), namespace)
+    A = np.array([[1.0, 2.0], [3.0, 5.0]])
+    with disallow_scalar():
+        y, pullback = namespace["rrule_det2"](strict(A))  # type: ignore[operator]
+        (dA,) = pullback(strict(np.asarray(2.0)))
+    assert float(to_host(y)) == -1.0
+    np.testing.assert_array_equal(to_host(dA), [[10.0, -6.0], [-4.0, 2.0]])
+    # one name used on the host: that read keeps its element, the others still get views
+    host = UNPACKED.replace("    y = a * d - b * c\n", "    y = a * d - b * c\n    if b > 0:\n        y = y * 1\n")
+    texts = [snip.apply_one(host, f) for d, f in snip.fixes_of(host, "SL101") if "0-d view" in f.message]
+    assert texts and all("np.reshape(A[0:1, 1:2], ())" not in t for t in texts)
