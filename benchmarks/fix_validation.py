@@ -181,13 +181,8 @@ UNFIXABLE: dict[str, str] = {
     "no fixer rewrites assignment scatters yet (`dx[p] = dy` when `p` has no repeats)",
     "chainrules.arrays.rrule_reverse": "an element loop reading a mirrored index (`dy[n - 1 - i]`): the element-loop "
     "fixer takes only the loop variable itself as an index",
-    "chainrules.arrays.rrule_relu_mask": "a boolean-mask write (`dx[x <= 0] = 0`, SL106): no fixer rewrites it to "
-    "`xp.where` yet",
     "chainrules.arrays.rrule_abs_loop": "an `enumerate` loop with an `if`/`elif` body: the element-loop fixer takes "
     "`range` loops and one `if` without `else`",
-    "chainrules.linalg.rrule_diag": "diagonal reads and writes (`A[i, i]`): the element-loop fixer takes one index "
-    "per subscript",
-    "chainrules.linalg.rrule_tr": "a diagonal write (`dA[i, i] = dy`): the element-loop fixer takes one index per subscript",
     "chainrules.linalg.rrule_matmul_loops": "a loop over `np.ndindex(m, k)` computing one matrix product entry per "
     "trip: a matrix product, not an element loop",
     "chainrules.norms.rrule_norm_neg_inf": "a `while` search loop: the search fixer takes `for` loops, `next` and "
@@ -196,8 +191,6 @@ UNFIXABLE: dict[str, str] = {
     "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
     "return is control flow, not an element access",
     "chainrules.norms.rrule_normp": "an element loop with a temporary (`a = v[i]`) and an `if`/`else` body",
-    "chainrules.norms.rrule_normalize": "a reduction loop (`s += float(y[i] * dy[i])`) with no element write: no "
-    "fixer turns it into `xp.sum` yet",
     "chainrules.reductions.rrule_findmax": "the rule returns the index as a host `int` (`int(xp.argmax(x))`): that sync "
     "is its interface",
     "chainrules.reductions.rrule_maximum_dims": "a per-column `int(xp.argmax(A[:, j]))` inside the loop: an argmax "

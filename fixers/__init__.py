@@ -17,6 +17,7 @@ safe or not:
 - ``product_of_others``: two exclusive ``cumprod`` for per-element products of the others (SL101, SL102, SL104);
 - ``scatter_add``: one ``index_add`` call for scatter-add loops (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
+- ``mask_where``: ``xp.where`` for boolean-mask writes and masked sums (SL106);
 - ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
 
 ``scalarlint.fixers.engine.fix_source`` applies them (check, fix, re-check until nothing
@@ -36,6 +37,7 @@ from . import (
     allow_scalar_block,
     array_reduction,
     element_loop,
+    mask_where,
     product_of_others,
     running_scan,
     scatter_add,
@@ -60,6 +62,7 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),
+    (mask_where.CODES, mask_where.fixes),
     (allow_scalar_block.CODES, allow_scalar_block.fixes),
 )
 

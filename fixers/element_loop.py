@@ -79,6 +79,9 @@ class LoopPlan:
         self.index = loop.target.value
         self.whole = self._range_array()
         self.assigned = {n.value for n in C.walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
+        # ``A[i, i]`` (the same loop variable on every axis) is the diagonal; only the element
+        # loop fixer vectorizes it (``A[r, r]`` with ``r = xp.arange(n)``)
+        self.diagonal = False
 
     def _range_array(self) -> str | None:
         n = self.rng.stop
@@ -96,9 +99,8 @@ class LoopPlan:
         values = C.index_values(node) if isinstance(node, cst.Subscript) else None
         return (
             values is not None
-            and len(values) == 1
-            and isinstance(values[0], cst.Name)
-            and values[0].value == self.index
+            and (len(values) == 1 or self.diagonal and len(values) > 1)
+            and all(isinstance(v, cst.Name) and v.value == self.index for v in values)
             and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
@@ -144,6 +146,16 @@ class LoopPlan:
         stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
         return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=stop))])
 
+    def diagonal_of(self, subscript: cst.Subscript) -> cst.Subscript:
+        """``A[i, i]`` -> ``A[xp.arange(n), xp.arange(n)]``: the same positions, one gather."""
+        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        positions = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("arange")), args=[cst.Arg(stop)])
+        return subscript.with_changes(slice=[element.with_changes(slice=cst.Index(positions)) for element in subscript.slice])
+
+    def written(self, subscript: cst.Subscript) -> cst.Subscript:
+        """What an element write ``a[i] = ...`` (or ``A[i, i] = ...``) becomes."""
+        return self.diagonal_of(subscript) if len(subscript.slice) > 1 else self.target(subscript.value)
+
     def target(self, base: cst.BaseExpression) -> cst.Subscript:
         """Written in place: ``a[:]`` for the range's own array, else ``a[:n]``."""
         block = self.block(base)
@@ -161,7 +173,7 @@ class _Vectorize(cst.CSTTransformer):
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if self.plan.element_access(original):
-            return self.plan.block(original.value)
+            return self.plan.diagonal_of(original) if len(original.slice) > 1 else self.plan.block(original.value)
         return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -238,6 +250,7 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
     if xp is None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
+    plan.diagonal = True
     if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
         return None
     body = list(loop.body.body)
@@ -265,10 +278,10 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
             return None
         if any(plan.element_access(n) and n is not target for n in C.walk(target)):
             return None
-        lhs = plan.target(target.value)
+        lhs = plan.written(target)
         value = plan.vectorized(small.value)
         if guard is not None:
-            current = plan.block(target.value)
+            current = plan.diagonal_of(target) if len(target.slice) > 1 else plan.block(target.value)
             if isinstance(small, cst.AugAssign):
                 op = _BINARY[type(small.operator)]()
                 value = cst.BinaryOperation(left=current, operator=op, right=_paren(value))

@@ -48,8 +48,9 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102"})
+CODES = frozenset({"SL101", "SL102", "SL104", "SL105"})
 MESSAGE = "Replace the running {kind} loop with one `{scan}` along the first axis"
+REDUCTION_MESSAGE = "Replace the {kind} loop with one `{scan}` along the first axis"
 
 # operator of the update -> (scan function, the start that needs no correction, the operator that applies a start)
 _SCANS: dict[type[cst.BaseBinaryOp], tuple[str, float, type[cst.BaseBinaryOp]]] = {
@@ -61,6 +62,8 @@ _AUGMENTED = {cst.AddAssign: cst.Add, cst.MultiplyAssign: cst.Multiply}
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     loops = analyzer.context.enclosing_loops(finding.node)
+    if isinstance(finding.node, cst.For):
+        loops = [finding.node, *loops]
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []
     rewrite = _rewrite(analyzer, loops[0])
@@ -70,8 +73,9 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     edit = C.replace_statements(analyzer, init, loops[0], [statement])
     if edit is None:
         return []
-    kind = "sum" if scan == "cumsum" else "product"
-    return [Fix(Applicability.UNSAFE, MESSAGE.format(kind=kind, scan=scan), (edit,))]
+    kind = "sum" if scan in ("cumsum", "sum") else "product"
+    message = MESSAGE if scan.startswith("cum") else REDUCTION_MESSAGE
+    return [Fix(Applicability.UNSAFE, message.format(kind=kind, scan=scan), (edit,))]
 
 
 def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatementLine, cst.SimpleStatementLine, str] | None:
@@ -79,7 +83,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
     rng = range_info(loop.iter)
-    if rng is None or rng.start != 0 or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 2:
+    if rng is None or rng.start != 0 or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) not in (1, 2):
         return None
     init = _previous_statement(analyzer, loop)
     start = _numeric_start(init)
@@ -93,6 +97,8 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
     if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
         return None
     update = _update(_simple(loop.body.body[0]), accumulator)
+    if len(loop.body.body) == 1:
+        return _reduction(analyzer, plan, init, update, start_value)
     write = _simple(loop.body.body[1])
     if update is None or not isinstance(write, cst.Assign) or len(write.targets) != 1:
         return None
@@ -118,6 +124,36 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
         result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
     assign = cst.Assign(targets=[cst.AssignTarget(plan.target(target.value))], value=result)
     return init, cst.SimpleStatementLine(body=[assign]), scan
+
+
+def _reduction(analyzer: FileAnalyzer, plan: LoopPlan, init: cst.SimpleStatementLine, update, start: float):  # type: ignore[no-untyped-def]
+    """``acc = 0.0; for k in range(n): acc += v`` -> ``acc = xp.sum(v, axis=0)``.
+
+    The accumulator lives on after the loop (it is the result). ``float(...)``/``int(...)``
+    around the added value are dropped: they copied each element to the host, and the sum
+    is now a 0-d device value like every other reduction result.
+    """
+    if update is None:
+        return None
+    operator, value = update
+    value = _unwrapped(value)
+    if not plan.elementwise(value) or plan.index in C.names_in(plan.rng.stop):
+        return None
+    _, neutral, combine = _SCANS[operator]
+    reduce = "sum" if operator is cst.Add else "prod"
+    axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
+    result: cst.BaseExpression = _call(plan.xp, reduce, [cst.Arg(_bare(plan.vectorized(value))), *axis])
+    if start != neutral:
+        result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
+    name = init.body[0].targets[0].target  # type: ignore[attr-defined]
+    assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(name.value))], value=result)
+    return init, cst.SimpleStatementLine(body=[assign]), reduce
+
+
+def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(value, cst.Call) and C.call_name(value.func) in (["float"], ["int"]) and len(value.args) == 1 and not value.args[0].keyword:
+        return value.args[0].value
+    return value
 
 
 _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))

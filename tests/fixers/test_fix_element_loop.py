@@ -89,3 +89,47 @@ def test_loops_that_are_not_elementwise_are_left_alone(snip, lines: list[str]) -
     text = rule(*lines)
     assert [d for d in snip.diagnostics(text) if d.code in ("SL101", "SL102")]
     assert all("loop" not in f.message for _, f in snip.fixes_of(text))
+
+
+DIAGONAL = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_diag(A):
+    xp = array_namespace(A)
+    n = min(A.shape)
+    y = xp.empty(n, dtype=A.dtype)
+    for i in range(n):
+        y[i] = A[i, i]
+
+    def diag_pullback(dy):
+        dA = xp.zeros_like(A)
+        for i in range(n):
+            dA[i, i] = dy[i] * A[i, i]
+        return (dA,)
+
+    return y, diag_pullback
+'''
+
+
+def test_diagonal_reads_and_writes_become_one_gather_and_one_scatter(snip) -> None:
+    from scalarlint.runtime import disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(DIAGONAL)
+    assert "    y[:n] = A[xp.arange(n), xp.arange(n)]\n" in outcome.text
+    assert "        dA[xp.arange(n), xp.arange(n)] = dy[:n] * A[xp.arange(n), xp.arange(n)]\n" in outcome.text
+    namespace: dict[str, object] = {}
+    exec(compile(outcome.text, "fixed", "exec"), namespace)
+    A = np.arange(12.0).reshape(3, 4)
+    with disallow_scalar():
+        y, pullback = namespace["rrule_diag"](strict(A))  # type: ignore[operator]
+        (dA,) = pullback(strict(np.array([1.0, 2.0, 3.0])))
+    np.testing.assert_array_equal(to_host(y), [0.0, 5.0, 10.0])
+    expected = np.zeros((3, 4))
+    expected[[0, 1, 2], [0, 1, 2]] = [0.0, 10.0, 30.0]
+    np.testing.assert_array_equal(to_host(dA), expected)
+
+
+def test_mixed_axes_are_not_a_diagonal(snip) -> None:
+    text = DIAGONAL.replace("dA[i, i] = dy[i] * A[i, i]", "dA[i, 0] = dy[i]")
+    assert not any("Vectorize" in f.message for d, f in snip.fixes_of(text) if d.location.row > 10)

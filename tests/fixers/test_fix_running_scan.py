@@ -101,3 +101,54 @@ def test_comments_in_the_loop_are_kept(snip) -> None:
     text = RULE.replace("            dx[k] = acc\n", "            dx[k] = acc  # running total\n")
     outcome = snip.fixed(text)
     assert "        # running total\n        dx[:len(x)] = xp.flip(" in outcome.text
+
+
+REDUCTION = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_normalize(x):
+    xp = array_namespace(x)
+    nrm = xp.sqrt(xp.sum(x * x))
+    y = x / nrm
+
+    def normalize_pullback(dy):
+        s = 0.0
+        for i in range(len(x)):
+            s += float(y[i] * dy[i])
+        return ((dy - s * y) / nrm,)
+
+    return y, normalize_pullback
+'''
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["as written", "a product from 2", "no float()"],
+)
+def test_a_reduction_loop_becomes_one_reduction(snip, variant: str) -> None:
+    text = {
+        "as written": REDUCTION,
+        "a product from 2": REDUCTION.replace("s = 0.0", "s = 2").replace("s += float(y[i] * dy[i])", "s *= y[i] + 2"),
+        "no float()": REDUCTION.replace("s += float(y[i] * dy[i])", "s = s + y[i] * dy[i]"),
+    }[variant]
+    outcome = snip.fixed(text)
+    assert "for i in" not in outcome.text
+    assert ("2 * xp.prod(y[:len(x)] + 2, axis=0)" if "product" in variant else "s = xp.sum(y[:len(x)] * dy[:len(x)], axis=0)") in outcome.text
+    rng = np.random.default_rng(5)
+    for n in (1, 3, 6):
+        x, dy = rng.normal(size=n), rng.normal(size=n)
+        expected = _run(text, x, dy, on_strict=False)
+        np.testing.assert_allclose(_run(outcome.text, x, dy, on_strict=False), expected, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(_run(outcome.text, x, dy, on_strict=True), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_a_reduction_is_not_offered_for_other_loops(snip) -> None:
+    cases = {
+        "reads the accumulator": REDUCTION.replace("s += float(y[i] * dy[i])", "s += s * y[i]"),
+        "a difference": REDUCTION.replace("s += float(y[i] * dy[i])", "s -= y[i]"),
+        "start is not a number": REDUCTION.replace("s = 0.0", "s = dy[0]"),
+        "index used after": REDUCTION.replace("        return ((dy - s * y) / nrm,)\n", "        return ((dy - s * y * i) / nrm,)\n"),
+    }
+    for why, text in cases.items():
+        assert not any("loop with one" in f.message for _, f in snip.fixes_of(text)), why

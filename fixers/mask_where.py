@@ -1,0 +1,140 @@
+"""Boolean-mask writes and masked sums (SL106) become fixed-shape ``xp.where``.
+
+What it rewrites
+    Indexing by a boolean mask selects a data-dependent number of elements: the library must
+    count them first (a sync), and graph capture or ``jit`` reject it. A masked write or sum
+    keeps every element and chooses per element instead::
+
+        dx[x <= 0] = 0              ->  dx = xp.where(x <= 0, 0, dx)
+        dx[m] += g                  ->  dx = xp.where(m, dx + g, dx)
+        dx[m] = dy[m]               ->  dx = xp.where(m, dy, dx)
+        s = xp.sum(x[x > 0])        ->  s = xp.sum(xp.where(x > 0, x, 0))
+
+When it is offered
+    The written array is a plain name (the fix rebinds it); the value is a number, a name, or
+    an elementwise expression whose only masked reads use the same mask (``dy[m]``, read as
+    ``dy``). A masked read is rewritten only as the one argument of ``sum`` (or ``nansum``) of
+    the array module. An array module alias is in scope.
+
+Applicability
+    Unsafe: the write rebinds the name to a new array instead of changing it in place, so
+    another name for the same buffer (a view, an argument the caller still holds) no longer
+    sees the change; and the value is computed for every element, where the mask skipped
+    some (``1 / x`` warns at zeros that were masked out); and the result has the promoted dtype
+    of ``xp.where`` where the masked write cast the value to the array's (an integer array
+    given ``0.5`` becomes a float array). Otherwise the values are the same.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.diagnostics import Applicability, Fix
+
+from . import _common as C
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL106"})
+WRITE_MESSAGE = "Write through `xp.where(mask, value, a)` instead of the boolean mask (fixed shape, no sync)"
+SUM_MESSAGE = "Sum `xp.where(mask, a, 0)` instead of the masked elements (fixed shape, no sync)"
+_AUGMENTED = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide,
+}
+
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+    node = finding.node
+    if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
+        return []
+    xp = C.array_namespace_alias(analyzer, node)
+    if xp is None:
+        return []
+    mask = node.slice[0].slice.value
+    parent = analyzer.parents.get(node)
+    if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.AugAssign) and parent.target is node:
+        return _write(analyzer, node, mask, xp)
+    return _masked_sum(analyzer, node, mask, xp)
+
+
+def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("where")), args=[cst.Arg(_bare(a)) for a in args])
+
+
+def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
+def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
+    statement = C.enclosing_statement(analyzer, target)
+    if not isinstance(target.value, cst.Name) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return []
+    small = statement.body[0]
+    if isinstance(small, cst.Assign):
+        if len(small.targets) != 1:
+            return []
+        value = _unmasked(analyzer, small.value, mask)
+    elif isinstance(small, cst.AugAssign) and type(small.operator) in _AUGMENTED:
+        operand = _unmasked(analyzer, small.value, mask)
+        if operand is None:
+            return []
+        value = cst.BinaryOperation(left=target.value, operator=_AUGMENTED[type(small.operator)](), right=_parenthesized(operand))
+    else:
+        return []
+    name = target.value.value
+    if value is None:
+        return []
+    rebind = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=_where(xp, mask, value, cst.Name(name)))
+    edit = C.replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind])])
+    return [Fix(Applicability.UNSAFE, WRITE_MESSAGE, (edit,))] if edit is not None else []
+
+
+def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(expr, (cst.Name, cst.Integer, cst.Float, cst.Call, cst.Attribute, cst.Subscript)) or getattr(expr, "lpar", None):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _unmasked(analyzer: FileAnalyzer, value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The value with each ``b[mask]`` read as ``b``; None if it is not elementwise or reads
+    through another boolean mask."""
+    code = analyzer.module.code_for_node
+    mask_code = code(mask)
+    inference = analyzer.context.inference
+    for node in C.walk(value):
+        if isinstance(node, cst.Subscript) and inference.is_mask_index(node):
+            inner = node.slice[0].slice if len(node.slice) == 1 else None
+            if not (isinstance(inner, cst.Index) and code(inner.value) == mask_code and isinstance(node.value, cst.Name)):
+                return None
+        elif isinstance(node, cst.Call) and not (C.is_elementwise_call(analyzer, node) or C.is_full_reduction(analyzer, node)):
+            return None
+        elif isinstance(node, (cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield, cst.BooleanOperation, cst.IfExp)):
+            return None
+    return value.visit(_Unmask(mask_code))  # type: ignore[return-value]
+
+
+class _Unmask(cst.CSTTransformer):
+    def __init__(self, mask_code: str) -> None:
+        self.mask_code = mask_code
+        self.render = cst.Module(body=[]).code_for_node
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        inner = updated.slice[0].slice if len(updated.slice) == 1 else None
+        if isinstance(inner, cst.Index) and self.render(inner.value) == self.mask_code and isinstance(updated.value, cst.Name):
+            return updated.value
+        return updated
+
+
+def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
+    arg = analyzer.parents.get(read)
+    call = analyzer.parents.get(arg) if isinstance(arg, cst.Arg) else None
+    if not (isinstance(call, cst.Call) and isinstance(arg, cst.Arg) and len(call.args) == 1 and arg.keyword is None and not arg.star):
+        return []
+    if C.module_function(analyzer, call) not in ("sum", "nansum"):
+        return []
+    replacement = _where(xp, mask, read.value, cst.Integer("0"))
+    return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (C.replace_expression(analyzer, read, replacement),))]
