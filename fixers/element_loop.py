@@ -105,9 +105,36 @@ class LoopPlan:
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
+    def mirror_access(self, node: cst.CSTNode) -> bool:
+        """``a[n - 1 - i]`` (or ``a[n - i - 1]``) with ``n`` the range's length: the array read
+        back to front, ``xp.flip(a[:n])``."""
+        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        if not (self.diagonal and values and len(values) == 1 and isinstance(values[0], cst.BinaryOperation)):
+            return False
+        index = values[0]
+        code = self.analyzer.module.code_for_node
+        stop = code(_bare(self.rng.stop))
+        if not isinstance(index.operator, cst.Subtract):
+            return False
+        left, right = index.left, index.right
+        if isinstance(right, cst.Name) and right.value == self.index:  # (n - 1) - i
+            ok = isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract) and C.integer_value(left.right) == 1 and code(_bare(left.left)) == stop
+        elif C.integer_value(right) == 1:  # (n - i) - 1
+            ok = (
+                isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract)
+                and isinstance(left.right, cst.Name) and left.right.value == self.index and code(_bare(left.left)) == stop
+            )
+        else:
+            return False
+        return (
+            ok
+            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+        )
+
     def elementwise(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Subscript):
-            return self.element_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
+            return self.element_access(node) or self.mirror_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
         if isinstance(node, cst.Name):
             return node.value != self.index and node.value not in self.assigned
         if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
@@ -169,11 +196,16 @@ class _Vectorize(cst.CSTTransformer):
         self.plan = plan
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return not (isinstance(node, cst.Subscript) and self.plan.element_access(node)) and super().on_visit(node)
+        accessed = isinstance(node, cst.Subscript) and (self.plan.element_access(node) or self.plan.mirror_access(node))
+        return not accessed and super().on_visit(node)
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if self.plan.element_access(original):
             return self.plan.diagonal_of(original) if len(original.slice) > 1 else self.plan.block(original.value)
+        if self.plan.mirror_access(original):
+            axis = cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)
+            flip = cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("flip"))
+            return cst.Call(func=flip, args=[cst.Arg(self.plan.block(original.value)), axis])
         return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -202,6 +234,9 @@ class _Vectorize(cst.CSTTransformer):
         if isinstance(original.operator, cst.Not):
             return cst.UnaryOperation(operator=cst.BitInvert(), expression=_paren(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
         return updated
+
+
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -253,6 +288,7 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
     plan.diagonal = True
     if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
         return None
+    code = analyzer.module.code_for_node
     body = list(loop.body.body)
     guard: cst.BaseExpression | None = None
     if len(body) == 1 and isinstance(body[0], cst.If):
@@ -262,7 +298,6 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
         if not _boolean(branch.test) or not plan.elementwise(branch.test):
             return None
         inner = _writes(branch.body.body) or []
-        code = analyzer.module.code_for_node
         written = {code(_bare(_target(s).value)) for s in inner if isinstance(_target(s), cst.Subscript)}  # type: ignore[union-attr]
         read = {code(_bare(n.value)) for n in C.walk(branch.test) if isinstance(n, cst.Subscript)}
         if written & read:
@@ -271,6 +306,10 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
     writes = _writes(body)
     if writes is None or not writes:
         return None
+    written_arrays = {code(_bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
+    mirrored = {code(_bare(n.value)) for w in writes for n in C.walk(w.value) if plan.mirror_access(n)}  # type: ignore[union-attr]
+    if written_arrays & mirrored:
+        return None  # the loop reads back what it already overwrote; the flip would not
     new: list[cst.BaseStatement] = []
     for small in writes:
         target = _target(small)

@@ -133,3 +133,45 @@ def test_diagonal_reads_and_writes_become_one_gather_and_one_scatter(snip) -> No
 def test_mixed_axes_are_not_a_diagonal(snip) -> None:
     text = DIAGONAL.replace("dA[i, i] = dy[i] * A[i, i]", "dA[i, 0] = dy[i]")
     assert not any("Vectorize" in f.message for d, f in snip.fixes_of(text) if d.location.row > 10)
+
+
+MIRROR = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_reverse(x):
+    xp = array_namespace(x)
+    n = x.shape[0]
+    y = xp.flip(x)
+
+    def reverse_pullback(dy):
+        dx = xp.empty_like(dy)
+        for i in range(n):
+            dx[i] = dy[n - 1 - i] * x[i]
+        return (dx,)
+
+    return y, reverse_pullback
+'''
+
+
+def test_a_mirrored_read_becomes_a_flip(snip) -> None:
+    from scalarlint.runtime import disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(MIRROR)
+    assert "        dx[:n] = xp.flip(dy[:n], axis=0) * x[:n]\n" in outcome.text
+    namespace: dict[str, object] = {}
+    exec(compile(outcome.text, "fixed", "exec"), namespace)
+    x, dy = np.array([1.0, 2.0, 3.0, 4.0]), np.array([10.0, 20.0, 30.0, 40.0])
+    with disallow_scalar():
+        _, pullback = namespace["rrule_reverse"](strict(x))  # type: ignore[operator]
+        (dx,) = pullback(strict(dy))
+    np.testing.assert_array_equal(to_host(dx), [40.0, 60.0, 60.0, 40.0])
+    also = MIRROR.replace("dy[n - 1 - i]", "dy[n - i - 1]")
+    assert "xp.flip(dy[:n], axis=0)" in snip.fixed(also).text
+
+
+def test_a_mirrored_read_of_the_written_array_is_left_alone(snip) -> None:
+    in_place = MIRROR.replace("dx[i] = dy[n - 1 - i] * x[i]", "dy[i] = dy[n - 1 - i]")  # reads what it overwrote
+    other_length = MIRROR.replace("dy[n - 1 - i]", "dy[n - 2 - i]")
+    for text in (in_place, other_length):
+        assert not any("Vectorize" in f.message for _, f in snip.fixes_of(text)), text
