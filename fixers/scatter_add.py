@@ -1,27 +1,35 @@
-"""Scatter-add loops (SL101, SL102 in a loop over an index array) become one ``index_add``.
+"""Scatter loops (SL101, SL102, SL104, SL105) become one ``index_add`` or one assignment.
 
 What it rewrites
-    A loop over the positions of an integer index array whose only statement adds into the
-    element that array names::
+    A loop over the positions of an integer index array whose only statement adds into (or
+    assigns to) the element that array names::
 
         for k in range(idx.shape[0]):          ->  dx = index_add(dx, idx, dy[:idx.shape[0]])
             dx[idx[k]] += dy[k]
 
-    ``dx[idx] += dy`` is not the same: with a repeated index it keeps one write, not the sum.
-    ``scalarlint.runtime.index_add`` sums them on every library (``np.add.at``,
-    ``cupyx.scatter_add``, ``Tensor.index_add_``, JAX's ``.at[].add``) in one kernel. The import
-    is added like ``allow_scalar``'s (``runtime_import``: placed as the import sorter would,
-    display-only when the project does not declare scalarlint).
+        for i in range(len(p)):                ->  dx[p] = dy[:len(p)]
+            dx[int(p[i])] = dy[i]
+
+    ``dx[idx] += dy`` is not the same as the first loop: with a repeated index it keeps one
+    write, not the sum. ``scalarlint.runtime.index_add`` sums them on every library
+    (``np.add.at``, ``cupyx.scatter_add``, ``Tensor.index_add_``, JAX's ``.at[].add``) in one
+    kernel. Its import is added like ``allow_scalar``'s (``runtime_import``: placed as the
+    import sorter would, display-only when the project does not declare scalarlint). A plain
+    assignment needs no helper: one assignment through the index array. ``int(p[i])`` around
+    the index only copied it to the host and is dropped.
 
 When it is offered
     ``range(len(idx))`` or ``range(idx.shape[0])`` starting at 0, no ``else`` or ``break``; the
-    body is the one ``+=`` whose target is ``name[idx[k]]``; the added value is elementwise in
-    ``k`` (``dy[k]``, ``g * w[k]``) and does not read the target; ``k`` is not used after the
-    loop.
+    body is the one ``+=`` or ``=`` whose target is ``name[idx[k]]`` (or ``name[int(idx[k])]``);
+    the value is elementwise in ``k`` (``dy[k]``, ``g * w[k]``) and does not read the target;
+    ``k`` is not used after the loop.
 
 Applicability
     Unsafe: it assumes each value array holds at least ``len(idx)`` elements, and the values
-    are cast to the target's dtype once rather than element by element.
+    are cast to the target's dtype once rather than element by element. For the assignment,
+    a repeated index keeps the loop's last value on NumPy, but which one wins is not specified
+    by every library (CuPy and PyTorch may keep any); with a permutation (``argsort``) there
+    is no repeat.
 """
 
 from __future__ import annotations
@@ -41,21 +49,29 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102"})
+CODES = frozenset({"SL101", "SL102", "SL104", "SL105"})
 NAME = "index_add"
 MODULE = "scalarlint.runtime"
 MESSAGE = "Replace the scatter loop with one `index_add` call (repeated indices are summed)"
+ASSIGN_MESSAGE = "Replace the scatter loop with one assignment through the index array"
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     loops = analyzer.context.enclosing_loops(finding.node)
+    if isinstance(finding.node, cst.For):
+        loops = [finding.node, *loops]
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []
     loop = loops[0]
     rewrite = _rewrite(analyzer, loop)
     if rewrite is None:
         return []
-    target, index_array, values = rewrite
+    target, index_array, values, adds = rewrite
+    if not adds:  # dx[idx[k]] = v[k]: one assignment through the index array, no import
+        subscript = cst.Subscript(value=target, slice=[cst.SubscriptElement(slice=cst.Index(index_array))])
+        assign = cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(subscript)], value=values)])
+        edit = C.replace_statements(analyzer, loop, loop, [assign])
+        return [Fix(Applicability.UNSAFE, ASSIGN_MESSAGE, (edit,))] if edit is not None else []
     local, import_edit, blocked = imported_name(analyzer, loop, MODULE, NAME)
     if local is None:
         return []
@@ -70,8 +86,8 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, edits)]
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseExpression, cst.BaseExpression] | None:
-    """(target name, index array, vectorized values) of a scatter-add loop, else ``None``."""
+def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseExpression, cst.BaseExpression, bool] | None:
+    """(target name, index array, vectorized values, whether it adds) of a scatter loop, else ``None``."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
     rng = range_info(loop.iter)
@@ -79,20 +95,29 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseE
         return None
     xp = C.array_namespace_alias(analyzer, loop)
     small = _simple(loop.body.body[0])
-    if xp is None or not isinstance(small, cst.AugAssign) or not isinstance(small.operator, cst.AddAssign):
+    adds = isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
+    assigns = isinstance(small, cst.Assign) and len(small.targets) == 1
+    if xp is None or not (adds or assigns):
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
     if plan.whole is None or not _index_unused_after(analyzer, loop):
         return None
-    target = small.target
+    target = small.target if adds else small.targets[0].target  # type: ignore[union-attr]
     values = C.index_values(target) if isinstance(target, cst.Subscript) else None
     if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and values and len(values) == 1):
         return None
-    index = values[0]
+    index = _without_int(values[0])
     code = analyzer.module.code_for_node
     if not (isinstance(index, cst.Subscript) and plan.element_access(index) and code(index.value) == plan.whole):
         return None  # the position must be idx[k], with idx the array the loop runs over
     name = target.value.value
     if name in C.names_in(small.value) or name in C.names_in(index) or not plan.elementwise(small.value):
         return None
-    return target.value, index.value, plan.vectorized(small.value)
+    return target.value, index.value, plan.vectorized(small.value), adds
+
+
+def _without_int(index: cst.BaseExpression) -> cst.BaseExpression:
+    """``int(idx[k])`` -> ``idx[k]``: the conversion only copied the index to the host."""
+    if isinstance(index, cst.Call) and C.call_name(index.func) == ["int"] and len(index.args) == 1 and not index.args[0].keyword:
+        return index.args[0].value
+    return index

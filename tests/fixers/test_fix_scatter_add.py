@@ -52,3 +52,36 @@ def test_not_offered_when_the_pattern_differs(snip) -> None:
     used_after = RULE.replace("        return dx, None\n", "        return dx * k, None\n")
     for text in (reads_target, other_array, plain_index, not_a_sum, used_after):
         assert not any("index_add" in f.message for _, f in snip.fixes_of(text)), text
+
+
+PERMUTE = '''\
+import array_api_compat
+
+
+def rrule_sort(x):
+    xp = array_api_compat.array_namespace(x)
+    p = xp.argsort(x)
+    y = x[p]
+
+    def sort_pullback(dy):
+        dx = xp.empty_like(dy)
+        for i in range(len(p)):
+            dx[int(p[i])] = dy[i]
+        return (dx,)
+
+    return y, sort_pullback
+'''
+
+
+def test_an_assignment_scatter_becomes_one_assignment_without_imports(snip) -> None:
+    outcome = snip.fixed(PERMUTE)
+    assert "        dx[p] = dy[:len(p)]\n" in outcome.text and "import" not in outcome.text.split("\n", 1)[1]
+    namespace: dict[str, object] = {}
+    exec(compile(outcome.text, "fixed", "exec"), namespace)
+    x, dy = np.array([3.0, 1.0, 2.0]), np.array([10.0, 20.0, 30.0])
+    with disallow_scalar():
+        _, pullback = namespace["rrule_sort"](strict(x))  # type: ignore[operator]
+        (dx,) = pullback(strict(dy))
+    np.testing.assert_array_equal(to_host(dx), [30.0, 10.0, 20.0])
+    kinds = {f.applicability for _, f in snip.fixes_of(PERMUTE) if "assignment through" in f.message}
+    assert kinds == {snip.UNSAFE}
