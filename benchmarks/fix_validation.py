@@ -177,10 +177,6 @@ CASES: tuple[Case, ...] = (
 
 # Rules that still need scalar access after fixing, and why no fixer handles them.
 UNFIXABLE: dict[str, str] = {
-    "chainrules.arrays.rrule_sort": "a scatter by a permutation read element by element (`dx[int(p[i])] = dy[i]`): "
-    "no fixer rewrites assignment scatters yet (`dx[p] = dy` when `p` has no repeats)",
-    "chainrules.arrays.rrule_reverse": "an element loop reading a mirrored index (`dy[n - 1 - i]`): the element-loop "
-    "fixer takes only the loop variable itself as an index",
     "chainrules.arrays.rrule_abs_loop": "an `enumerate` loop with an `if`/`elif` body: the element-loop fixer takes "
     "`range` loops and one `if` without `else`",
     "chainrules.linalg.rrule_matmul_loops": "a loop over `np.ndindex(m, k)` computing one matrix product entry per "

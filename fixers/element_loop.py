@@ -42,12 +42,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import Assignment
 
 from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
+from .loop_names import index_unused_after
 from .loop_ranges import RangeInfo, range_info
 
 if TYPE_CHECKING:
@@ -286,7 +286,7 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
     plan.diagonal = True
-    if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
+    if plan.index in C.names_in(rng.stop) or not index_unused_after(analyzer, loop):
         return None
     code = analyzer.module.code_for_node
     body = list(loop.body.body)
@@ -357,17 +357,3 @@ def _writes(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> li
         else:
             return None
     return out
-
-
-def _index_unused_after(analyzer: FileAnalyzer, loop: cst.For) -> bool:
-    """Python leaves the loop variable bound after the loop; the vector form does not."""
-    scope = analyzer.scopes.get(loop.target)
-    if scope is None:
-        return False
-    for assignment in scope.assignments[loop.target.value]:  # type: ignore[union-attr]
-        if not isinstance(assignment, Assignment):
-            return False
-        for access in assignment.references:
-            if not any(p is loop for p in C.ancestors(analyzer, access.node)):
-                return False
-    return True

@@ -47,9 +47,9 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _index_unused_after, _simple
+from .element_loop import LoopPlan, _simple
+from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
-from .running_scan import only_used_in
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -91,7 +91,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
     if rng is None or rng.start != 0 or rng.reverse or not isinstance(loop.body, cst.IndentedBlock):
         return None
     xp = C.array_namespace_alias(analyzer, loop)
-    if xp is None or not _index_unused_after(analyzer, loop):
+    if xp is None or not index_unused_after(analyzer, loop):
         return None
     body = list(loop.body.body)
     index = loop.target.value

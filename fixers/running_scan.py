@@ -36,12 +36,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import Assignment
 
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _index_unused_after, _simple
+from .element_loop import LoopPlan, _simple
+from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
     if xp is None:
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
-    if plan.index in C.names_in(rng.stop) or not _index_unused_after(analyzer, loop):
+    if plan.index in C.names_in(rng.stop) or not index_unused_after(analyzer, loop):
         return None
     update = _update(_simple(loop.body.body[0]), accumulator)
     if len(loop.body.body) == 1:
@@ -211,21 +211,3 @@ def _update(small: cst.BaseSmallStatement | None, accumulator: str) -> tuple[typ
     if isinstance(right, cst.Name) and right.value == accumulator:
         return type(value.operator), left
     return None
-
-
-def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name: str) -> bool:
-    """``name`` is bound and read only at ``binding`` and inside ``loop``: a rewrite of both
-    may drop it."""
-    scope = analyzer.scopes.get(binding)
-    if scope is None:
-        return False
-
-    def inside(node: cst.CSTNode) -> bool:
-        return node is binding or any(p is loop for p in C.ancestors(analyzer, node))
-
-    for assignment in scope.assignments[name]:
-        if not isinstance(assignment, Assignment) or not inside(assignment.node):
-            return False
-        if not all(inside(access.node) for access in assignment.references):
-            return False
-    return True

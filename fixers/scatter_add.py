@@ -41,7 +41,8 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _index_unused_after, _simple
+from .element_loop import LoopPlan, _simple
+from .loop_names import index_unused_after
 from .runtime_import import imported_name
 from .loop_ranges import range_info
 
@@ -100,7 +101,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseE
     if xp is None or not (adds or assigns):
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
-    if plan.whole is None or not _index_unused_after(analyzer, loop):
+    if plan.whole is None or not index_unused_after(analyzer, loop):
         return None
     target = small.target if adds else small.targets[0].target  # type: ignore[union-attr]
     values = C.index_values(target) if isinstance(target, cst.Subscript) else None
