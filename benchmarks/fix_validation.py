@@ -177,8 +177,6 @@ CASES: tuple[Case, ...] = (
 
 # Rules that still need scalar access after fixing, and why no fixer handles them.
 UNFIXABLE: dict[str, str] = {
-    "chainrules.arrays.rrule_abs_loop": "an `enumerate` loop with an `if`/`elif` body: the element-loop fixer takes "
-    "`range` loops and one `if` without `else`",
     "chainrules.linalg.rrule_matmul_loops": "a loop over `np.ndindex(m, k)` computing one matrix product entry per "
     "trip: a matrix product, not an element loop",
     "chainrules.norms.rrule_norm_neg_inf": "a `while` search loop: the search fixer takes `for` loops, `next` and "
@@ -186,7 +184,6 @@ UNFIXABLE: dict[str, str] = {
     "chainrules.norms.rrule_norm1": "writes through `.flat[i]` with a conditional expression: neither is vectorized yet",
     "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
     "return is control flow, not an element access",
-    "chainrules.norms.rrule_normp": "an element loop with a temporary (`a = v[i]`) and an `if`/`else` body",
     "chainrules.reductions.rrule_findmax": "the rule returns the index as a host `int` (`int(xp.argmax(x))`): that sync "
     "is its interface",
     "chainrules.reductions.rrule_maximum_dims": "a per-column `int(xp.argmax(A[:, j]))` inside the loop: an argmax "

@@ -47,7 +47,7 @@ from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
-from .loop_names import index_unused_after
+from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import RangeInfo, range_info
 
 if TYPE_CHECKING:
@@ -70,13 +70,20 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 
 
 class LoopPlan:
-    def __init__(self, analyzer: FileAnalyzer, loop: cst.For, rng: RangeInfo, xp: str) -> None:
+    def __init__(
+        self, analyzer: FileAnalyzer, loop: cst.For, rng: RangeInfo, xp: str,
+        index: str | None = None, elements: dict[str, cst.BaseExpression] | None = None,
+    ) -> None:
         self.analyzer = analyzer
         self.loop = loop
         self.rng = rng
         self.xp = xp
-        assert isinstance(loop.target, cst.Name)
-        self.index = loop.target.value
+        assert index is not None or isinstance(loop.target, cst.Name)
+        self.index = index if index is not None else loop.target.value  # type: ignore[attr-defined]
+        # names bound to element i of an array by the header (``v`` of ``enumerate(x)``)
+        self.elements = elements or {}
+        # names assigned once per trip from elementwise values: vectors after the rewrite
+        self.temps: set[str] = set()
         self.whole = self._range_array()
         self.assigned = {n.value for n in C.walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
         # ``A[i, i]`` (the same loop variable on every axis) is the diagonal; only the element
@@ -136,6 +143,8 @@ class LoopPlan:
         if isinstance(node, cst.Subscript):
             return self.element_access(node) or self.mirror_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
         if isinstance(node, cst.Name):
+            if node.value in self.elements or node.value in self.temps:
+                return True
             return node.value != self.index and node.value not in self.assigned
         if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
             return True
@@ -208,6 +217,15 @@ class _Vectorize(cst.CSTTransformer):
             return cst.Call(func=flip, args=[cst.Arg(self.plan.block(original.value)), axis])
         return updated
 
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        array = self.plan.elements.get(original.value)
+        parent = self.plan.analyzer.parents.get(original)
+        if array is None or isinstance(parent, (cst.Attribute, cst.Arg)) and getattr(parent, "keyword", None) is original:
+            return updated
+        if isinstance(parent, cst.Attribute) and parent.attr is original:
+            return updated
+        return self.plan.block(array)
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if C.call_name(original.func) == ["abs"]:
             return updated.with_changes(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("abs")))
@@ -275,34 +293,89 @@ def _simple(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
     return None
 
 
+def _header(analyzer: FileAnalyzer, loop: cst.For) -> tuple[RangeInfo, str, dict[str, cst.BaseExpression]] | None:
+    """The range, the index name and the element names of ``for i in range(...)`` or
+    ``for i, v in enumerate(x)`` (``v`` is ``x[i]``)."""
+    if isinstance(loop.target, cst.Name):
+        rng = range_info(loop.iter)
+        return (rng, loop.target.value, {}) if rng is not None and rng.start == 0 else None
+    target, iterable = loop.target, loop.iter
+    if not (isinstance(target, cst.Tuple) and len(target.elements) == 2 and all(isinstance(e.value, cst.Name) for e in target.elements)):
+        return None
+    if not (isinstance(iterable, cst.Call) and C.call_name(iterable.func) == ["enumerate"] and len(iterable.args) == 1):
+        return None
+    array = iterable.args[0].value
+    if iterable.args[0].keyword or iterable.args[0].star or not isinstance(array, (cst.Name, cst.Attribute)):
+        return None
+    if analyzer.context.inference.kind(array).tag is not Tag.ARRAY:
+        return None
+    index, element = (e.value.value for e in target.elements)  # type: ignore[attr-defined]
+    length = cst.Call(func=cst.Name("len"), args=[cst.Arg(array)])
+    return RangeInfo(length, False, 0), index, {element: array}
+
+
+def _temporaries(plan: LoopPlan, body: list[cst.BaseStatement]) -> list[cst.Assign] | None:
+    """Leading ``a = <elementwise in i>`` statements (each name bound once in the loop); they
+    become vector statements ahead of the writes. None when one cannot."""
+    temps: list[cst.Assign] = []
+    targets = [n.value for n in C.walk(plan.loop.body) if isinstance(n, cst.Name) and _is_target(plan.analyzer, n)]
+    while len(body) > 1:
+        small = _simple(body[0])
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+            break
+        name = small.targets[0].target
+        if targets.count(name.value) != 1 or not plan.elementwise(small.value):
+            return None
+        if not only_used_in(plan.analyzer, name, plan.loop, name.value):
+            return None  # read after the loop: it would be the vector, not the last element
+        plan.temps.add(name.value)
+        temps.append(small)
+        body.pop(0)
+    return temps
+
+
+def _branches(statement: cst.If) -> tuple[list[tuple[cst.BaseExpression, cst.BaseStatement]], cst.BaseStatement | None] | None:
+    """``if``/``elif``/``else`` with one statement per branch: [(test, statement)], else."""
+    branches: list[tuple[cst.BaseExpression, cst.BaseStatement]] = []
+    node: cst.If | cst.Else | None = statement
+    while isinstance(node, cst.If):
+        if not isinstance(node.body, cst.IndentedBlock) or len(node.body.body) != 1:
+            return None
+        branches.append((node.test, node.body.body[0]))
+        node = node.orelse
+    if node is None:
+        return branches, None
+    if not isinstance(node.body, cst.IndentedBlock) or len(node.body.body) != 1:
+        return None
+    return branches, node.body.body[0]
+
+
 def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
-    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+    if loop.orelse is not None or loop.asynchronous is not None:
         return None
-    rng = range_info(loop.iter)
-    if rng is None or rng.start != 0:
-        return None
+    header = _header(analyzer, loop)
     xp = C.array_namespace_alias(analyzer, loop)
-    if xp is None or not isinstance(loop.body, cst.IndentedBlock):
+    if header is None or xp is None or not isinstance(loop.body, cst.IndentedBlock):
         return None
-    plan = LoopPlan(analyzer, loop, rng, xp)
+    rng, index, elements = header
+    plan = LoopPlan(analyzer, loop, rng, xp, index, elements)
     plan.diagonal = True
     if plan.index in C.names_in(rng.stop) or not index_unused_after(analyzer, loop):
         return None
     code = analyzer.module.code_for_node
     body = list(loop.body.body)
-    guard: cst.BaseExpression | None = None
+    temps = _temporaries(plan, body)
+    if temps is None:
+        return None
+    new: list[cst.BaseStatement] = [
+        cst.SimpleStatementLine(body=[t.with_changes(value=plan.vectorized(t.value))]) for t in temps
+    ]
     if len(body) == 1 and isinstance(body[0], cst.If):
-        branch = body[0]
-        if branch.orelse is not None or not isinstance(branch.body, cst.IndentedBlock) or len(branch.body.body) != 1:
+        chain = _masked_write(plan, body[0])
+        if chain is None:
             return None
-        if not _boolean(branch.test) or not plan.elementwise(branch.test):
-            return None
-        inner = _writes(branch.body.body) or []
-        written = {code(_bare(_target(s).value)) for s in inner if isinstance(_target(s), cst.Subscript)}  # type: ignore[union-attr]
-        read = {code(_bare(n.value)) for n in C.walk(branch.test) if isinstance(n, cst.Subscript)}
-        if written & read:
-            return None  # the mask would change while the loop runs
-        guard, body = branch.test, list(branch.body.body)
+        new.append(chain)
+        return C.replace_statements(analyzer, loop, loop, new)
     writes = _writes(body)
     if writes is None or not writes:
         return None
@@ -310,31 +383,65 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
     mirrored = {code(_bare(n.value)) for w in writes for n in C.walk(w.value) if plan.mirror_access(n)}  # type: ignore[union-attr]
     if written_arrays & mirrored:
         return None  # the loop reads back what it already overwrote; the flip would not
-    new: list[cst.BaseStatement] = []
     for small in writes:
         target = _target(small)
-        if not (isinstance(target, cst.Subscript) and plan.element_access(target)) or not plan.elementwise(small.value):
+        if not _element_write(plan, small):
             return None
-        if any(plan.element_access(n) and n is not target for n in C.walk(target)):
-            return None
-        lhs = plan.written(target)
+        lhs = plan.written(target)  # type: ignore[arg-type]
         value = plan.vectorized(small.value)
-        if guard is not None:
-            current = plan.diagonal_of(target) if len(target.slice) > 1 else plan.block(target.value)
-            if isinstance(small, cst.AugAssign):
-                op = _BINARY[type(small.operator)]()
-                value = cst.BinaryOperation(left=current, operator=op, right=_paren(value))
-            value = cst.Call(
-                func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("where")),
-                args=[cst.Arg(_bare(plan.vectorized(guard))), cst.Arg(_bare(value)), cst.Arg(current)],
-            )
-            statement: cst.BaseSmallStatement = cst.Assign(targets=[cst.AssignTarget(lhs)], value=value)
-        elif isinstance(small, cst.AugAssign):
-            statement = small.with_changes(target=lhs, value=value)
+        if isinstance(small, cst.AugAssign):
+            statement: cst.BaseSmallStatement = small.with_changes(target=lhs, value=value)
         else:
             statement = small.with_changes(targets=[cst.AssignTarget(lhs)], value=value)
         new.append(cst.SimpleStatementLine(body=[statement]))
     return C.replace_statements(analyzer, loop, loop, new)
+
+
+def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:
+    target = _target(small)
+    if not (isinstance(target, cst.Subscript) and plan.element_access(target)) or not plan.elementwise(small.value):
+        return False
+    return not any(plan.element_access(n) and n is not target for n in C.walk(target))
+
+
+def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine | None:
+    """An ``if``/``elif``/``else`` whose branches each write the same element: one write of
+    nested ``xp.where``; a missing ``else`` keeps the current values."""
+    found = _branches(statement)
+    if found is None:
+        return None
+    branches, default = found
+    code = plan.analyzer.module.code_for_node
+    writes = [_writes([s]) for _, s in branches] + ([_writes([default])] if default is not None else [])
+    if any(w is None or len(w) != 1 for w in writes):
+        return None
+    smalls = [w[0] for w in writes]  # type: ignore[index]
+    target = _target(smalls[0])
+    if not isinstance(target, cst.Subscript) or any(code(_target(w)) != code(target) for w in smalls):
+        return None
+    if not all(_element_write(plan, w) for w in smalls):
+        return None
+    tests = [test for test, _ in branches]
+    if not all(_boolean(t) and plan.elementwise(t) for t in tests):
+        return None
+    read = {code(_bare(n.value)) for t in tests for n in C.walk(t) if isinstance(n, cst.Subscript)}
+    if code(_bare(target.value)) in read:
+        return None  # the mask would change while the loop runs
+    current = plan.diagonal_of(target) if len(target.slice) > 1 else plan.block(target.value)
+
+    def branch_value(small: cst.Assign | cst.AugAssign) -> cst.BaseExpression:
+        value = plan.vectorized(small.value)
+        if isinstance(small, cst.AugAssign):
+            return cst.BinaryOperation(left=current, operator=_BINARY[type(small.operator)](), right=_paren(value))
+        return value
+
+    result = branch_value(smalls[-1]) if default is not None else current
+    for test, small in reversed(list(zip(tests, smalls))):
+        result = cst.Call(
+            func=cst.Attribute(value=cst.Name(plan.xp), attr=cst.Name("where")),
+            args=[cst.Arg(_bare(plan.vectorized(test))), cst.Arg(_bare(branch_value(small))), cst.Arg(result)],
+        )
+    return cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(plan.written(target))], value=result)])
 
 
 _BINARY = {

@@ -79,7 +79,7 @@ def test_loop_becomes_whole_array_statements(snip, case: str) -> None:
         ["for i in range(len(x)):", "    dx[i] = x[i] * i"],  # the index as a value
         ["for i in range(len(x)):", "    dx[i] = foo(x[i])"],  # unknown function of an element
         ["for i in range(len(x)):", "    dx[i] = x[i]", "    if x[i] > 0:", "        break"],
-        ["for i in range(len(x)):", "    if x[i] > 0:", "        dx[i] = 1.0", "    else:", "        dx[i] = 2.0"],
+        ["for i in range(len(x)):", "    if x[i] > 0:", "        dx[i] = 1.0", "    else:", "        g[i] = 2.0"],  # two targets
         ["for i in range(len(x)):", "    if x[i] > 0:", "        x[i] = 0.0"],  # the mask would change
         ["for i in range(len(x)):", "    dx[i] = x[i]", "k = i"],  # the index is used after the loop
         ["for i in range(len(x)):", "    for j in range(len(w)):", "        g[j] = x[i] * w[j]"],  # a nest over data
@@ -175,3 +175,74 @@ def test_a_mirrored_read_of_the_written_array_is_left_alone(snip) -> None:
     other_length = MIRROR.replace("dy[n - 1 - i]", "dy[n - 2 - i]")
     for text in (in_place, other_length):
         assert not any("Vectorize" in f.message for _, f in snip.fixes_of(text)), text
+
+
+BRANCHES = '''\
+import numpy as np
+
+
+def rrule_abs_loop(x: np.ndarray):
+    y = np.abs(x)
+
+    def abs_loop_pullback(dy):
+        dx = np.zeros_like(x)
+        for i, v in enumerate(x):
+            if v > 0:
+                dx[i] = dy[i]
+            elif v < 0:
+                dx[i] = -dy[i]
+        return (dx,)
+
+    return y, abs_loop_pullback
+
+
+def rrule_normp(x, p):
+    xp = np
+    y = xp.sum(xp.abs(x) ** p) ** (1.0 / p)
+
+    def normp_pullback(dy):
+        dv = xp.empty_like(x)
+        n = x.shape[0]
+        for i in range(n):
+            a = x[i]
+            if a == 0:
+                dv[i] = 0.0
+            else:
+                dv[i] = dy * xp.sign(a) * (abs(a) / y) ** (p - 1)
+        return (dv, None)
+
+    return y, normp_pullback
+'''
+
+
+def test_enumerate_elif_else_and_temporaries_become_nested_where(snip) -> None:
+    from scalarlint.runtime import disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(BRANCHES)
+    assert "        dx[:len(x)] = np.where(x > 0, dy[:len(x)], np.where(x < 0, -dy[:len(x)], dx[:len(x)]))\n" in outcome.text
+    assert "        a = x[:n]\n        dv[:n] = xp.where(a == 0, 0.0, dy * xp.sign(a) * (np.abs(a) / y) ** (p - 1))\n" in outcome.text
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
+    exec(compile(BRANCHES, "before", "exec"), before)
+    exec(compile(outcome.text, "after", "exec"), after)
+    x, dy = np.array([-2.0, 0.0, 3.0, 1.0]), np.array([1.0, 2.0, 3.0, 4.0])
+    for name, args in (("rrule_abs_loop", (x,)), ("rrule_normp", (x, 3.0))):
+        expected = before[name](*args)[1](dy)[0]  # type: ignore[operator]
+        with disallow_scalar(), np.errstate(divide="ignore", invalid="ignore"):
+            _, pullback = after[name](strict(x), *args[1:])  # type: ignore[operator]
+            got = to_host(pullback(strict(dy))[0])
+        np.testing.assert_allclose(got, expected)
+
+
+def test_branches_and_temporaries_that_cannot_be_vectors_are_left_alone(snip) -> None:
+    cases = {
+        "a branch with two statements": BRANCHES.replace(
+            "                dx[i] = dy[i]\n", "                dx[i] = dy[i]\n                dx[i] += 1\n"
+        ),
+        "a temporary read after the loop": BRANCHES.replace("        return (dv, None)\n", "        return (dv * a, None)\n"),
+        "a test reading the written array": BRANCHES.replace("            if v > 0:\n", "            if dx[i] > 0:\n"),
+    }
+    for why, text in cases.items():
+        before = [line for line in text.splitlines() if "for i" in line]
+        after = snip.fixed(text).text
+        assert any(line in after for line in before), why
