@@ -197,18 +197,17 @@ def rrule_abs_loop(x: np.ndarray):
 
 
 def rrule_normp(x, p):
-    xp = np
-    y = xp.sum(xp.abs(x) ** p) ** (1.0 / p)
+    y = np.sum(np.abs(x) ** p) ** (1.0 / p)
 
     def normp_pullback(dy):
-        dv = xp.empty_like(x)
+        dv = np.empty_like(x)
         n = x.shape[0]
         for i in range(n):
             a = x[i]
             if a == 0:
                 dv[i] = 0.0
             else:
-                dv[i] = dy * xp.sign(a) * (abs(a) / y) ** (p - 1)
+                dv[i] = dy * np.sign(a) * (abs(a) / y) ** (p - 1)
         return (dv, None)
 
     return y, normp_pullback
@@ -220,7 +219,7 @@ def test_enumerate_elif_else_and_temporaries_become_nested_where(snip) -> None:
 
     outcome = snip.fixed(BRANCHES)
     assert "        dx[:len(x)] = np.where(x > 0, dy[:len(x)], np.where(x < 0, -dy[:len(x)], dx[:len(x)]))\n" in outcome.text
-    assert "        a = x[:n]\n        dv[:n] = xp.where(a == 0, 0.0, dy * xp.sign(a) * (np.abs(a) / y) ** (p - 1))\n" in outcome.text
+    assert "        a = x[:n]\n        dv[:n] = np.where(a == 0, 0.0, dy * np.sign(a) * (np.abs(a) / y) ** (p - 1))\n" in outcome.text
     before: dict[str, object] = {}
     after: dict[str, object] = {}
     exec(compile(BRANCHES, "before", "exec"), before)
