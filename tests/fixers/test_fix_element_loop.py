@@ -225,11 +225,11 @@ def test_enumerate_elif_else_and_temporaries_become_nested_where(snip) -> None:
     exec(compile(BRANCHES, "before", "exec"), before)
     exec(compile(outcome.text, "after", "exec"), after)
     x, dy = np.array([-2.0, 0.0, 3.0, 1.0]), np.array([1.0, 2.0, 3.0, 4.0])
-    for name, args in (("rrule_abs_loop", (x,)), ("rrule_normp", (x, 3.0))):
-        expected = before[name](*args)[1](dy)[0]  # type: ignore[operator]
+    for name, args, cotangent in (("rrule_abs_loop", (x,), dy), ("rrule_normp", (x, 3.0), np.asarray(1.5))):
+        expected = before[name](*args)[1](cotangent)[0]  # type: ignore[operator]
         with disallow_scalar(), np.errstate(divide="ignore", invalid="ignore"):
             _, pullback = after[name](strict(x), *args[1:])  # type: ignore[operator]
-            got = to_host(pullback(strict(dy))[0])
+            got = to_host(pullback(strict(cotangent))[0])
         np.testing.assert_allclose(got, expected)
 
 
