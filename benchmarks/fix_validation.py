@@ -184,16 +184,12 @@ UNFIXABLE: dict[str, str] = {
     "chainrules.norms.rrule_norm1": "writes through `.flat[i]` with a conditional expression: neither is vectorized yet",
     "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
     "return is control flow, not an element access",
-    "chainrules.reductions.rrule_findmax": "the rule returns the index as a host `int` (`int(xp.argmax(x))`): that sync "
-    "is its interface",
     "chainrules.reductions.rrule_maximum_dims": "a per-column `int(xp.argmax(A[:, j]))` inside the loop: an argmax "
     "along an axis plus a scatter, not an element loop",
     "chainrules.reductions.rrule_prod_zeros": "a data-dependent branch on the number of zeros (`xp.nonzero`, "
     "`int(zeros[0])`): an algorithm change",
     "chainrules.reductions.rrule_cumprod": "a nested loop summing a suffix per element (`for k in range(i, n)`): no "
     "fixer recognises suffix sums yet",
-    "chainrules.reductions.rrule_logsumexp": "`int(xp.argmax(x))` syncs to pick the shift (SL107, opt-in); the element "
-    "read itself is fixed",
     "chainrules.reductions.rrule_sum_builtin": "a list comprehension over the array with no array module alias in scope",
     "chainrules.reductions.rrule_mean_numpy": "the output is allocated on the host (`np.empty(n)`) and filled from a "
     "device value: an allocation change, not an element access",

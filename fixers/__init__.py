@@ -9,6 +9,7 @@ inference (``analyzer.context.inference``), the configuration and the source.
 One module per fix kind, each documenting what it rewrites, when it is offered and why it is
 safe or not:
 
+- ``device_index``: drops ``int()`` around an ``argmax`` index used only to index (SL101, SL102);
 - ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
 - ``zero_d_view``: 0-d views ``xp.reshape(x[i:i + 1 or None], ())`` for kept element reads (SL101);
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
@@ -36,6 +37,7 @@ from scalarlint.diagnostics import Fix
 from . import (
     allow_scalar_block,
     array_reduction,
+    device_index,
     element_loop,
     mask_where,
     product_of_others,
@@ -54,6 +56,7 @@ FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
 
 # In preference order: a diagnostic's preferred fix is its first safe one, then its first.
 FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
+    (device_index.CODES, device_index.fixes),
     (slice_view.CODES, slice_view.fixes),
     (zero_d_view.CODES, zero_d_view.fixes),
     (element_loop.CODES, element_loop.fixes),

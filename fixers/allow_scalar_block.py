@@ -57,7 +57,7 @@ NAME = "allow_scalar"
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
-    if analyzer.context.in_data_loop(node):
+    if analyzer.context.in_data_loop(node) or _indexed_by_a_loop(analyzer, node):
         return []
     subscripts = [n for n in C.walk(node) if isinstance(n, cst.Subscript)]
     if any(C.deferred_to_search(analyzer, s) for s in subscripts):
@@ -80,6 +80,16 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if blocked is not None:
         return [Fix(Applicability.DISPLAY_ONLY, f"{message}; {blocked}", edits)]
     return [Fix(Applicability.UNSAFE, message, edits)]
+
+
+def _indexed_by_a_loop(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+    """An access indexed by an enclosing ``for`` loop's variable happens once per trip, whatever
+    the loop runs over: declaring it would bless one sync per element."""
+    indices = {n.value for s in C.walk(node) if isinstance(s, cst.Subscript) for n in C.index_names(s)}
+    for loop in analyzer.context.enclosing_loops(node):
+        if isinstance(loop, cst.For) and C.names_in(loop.target) & indices:
+            return True
+    return False
 
 
 def _statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.SimpleStatementLine | None:

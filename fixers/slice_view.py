@@ -48,6 +48,7 @@ from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
+from .device_index import host_conversion
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -116,8 +117,8 @@ def size1_slice(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Slice 
             return cst.Slice(lower=cst.Integer(str(literal)), upper=cst.Integer(str(literal + 1)))
         upper = None if literal == -1 else _negative(literal + 1)
         return cst.Slice(lower=_negative(literal), upper=upper)
-    if not C.is_host_int(analyzer, index):
-        return None
+    if not C.is_host_int(analyzer, index) or host_conversion(analyzer, index) is not None:
+        return None  # (an index converted from the device only to index: device_index keeps it there)
     lower = index.with_changes(lpar=(), rpar=()) if getattr(index, "lpar", None) else index
     if not C.known_nonnegative(analyzer, index):
         return any_sign_slice(lower)
