@@ -188,8 +188,6 @@ UNFIXABLE: dict[str, str] = {
     "along an axis plus a scatter, not an element loop",
     "chainrules.reductions.rrule_prod_zeros": "a data-dependent branch on the number of zeros (`xp.nonzero`, "
     "`int(zeros[0])`): an algorithm change",
-    "chainrules.reductions.rrule_cumprod": "a nested loop summing a suffix per element (`for k in range(i, n)`): no "
-    "fixer recognises suffix sums yet",
     "chainrules.reductions.rrule_sum_builtin": "a list comprehension over the array with no array module alias in scope",
     "chainrules.reductions.rrule_mean_numpy": "the output is allocated on the host (`np.empty(n)`) and filled from a "
     "device value: an allocation change, not an element access",

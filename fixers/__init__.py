@@ -16,6 +16,7 @@ safe or not:
 - ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
 - ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
 - ``product_of_others``: two exclusive ``cumprod`` for per-element products of the others (SL101, SL102, SL104);
+- ``suffix_sum``: one ``cumsum`` for per-element suffix or prefix sums in nested loops (SL101, SL102, SL104);
 - ``scatter_add``: one ``index_add`` call for scatter-add loops (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
 - ``mask_where``: ``xp.where`` for boolean-mask writes and masked sums (SL106);
@@ -44,6 +45,7 @@ from . import (
     running_scan,
     scatter_add,
     slice_view,
+    suffix_sum,
     vectorized_search,
     zero_d_view,
 )
@@ -62,6 +64,7 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (element_loop.CODES, element_loop.fixes),
     (running_scan.CODES, running_scan.fixes),
     (product_of_others.CODES, product_of_others.fixes),
+    (suffix_sum.CODES, suffix_sum.fixes),
     (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),
