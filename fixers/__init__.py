@@ -20,6 +20,7 @@ safe or not:
 - ``scatter_add``: one ``index_add`` call for scatter-add loops (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
 - ``mask_where``: ``xp.where`` for boolean-mask writes and masked sums (SL106);
+- ``while_search``: ``argmax`` of a mask for ``while`` index searches (SL101, SL103);
 - ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
 
 ``scalarlint.fixers.engine.fix_source`` applies them (check, fix, re-check until nothing
@@ -47,6 +48,7 @@ from . import (
     slice_view,
     suffix_sum,
     vectorized_search,
+    while_search,
     zero_d_view,
 )
 
@@ -67,6 +69,7 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (suffix_sum.CODES, suffix_sum.fixes),
     (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
+    (while_search.CODES, while_search.fixes),
     (array_reduction.CODES, array_reduction.fixes),
     (mask_where.CODES, mask_where.fixes),
     (allow_scalar_block.CODES, allow_scalar_block.fixes),
