@@ -40,7 +40,8 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _simple
+from .element_loop import _simple
+from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
 

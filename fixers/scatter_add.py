@@ -41,7 +41,8 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _simple
+from .element_loop import _simple
+from .loop_plan import LoopPlan
 from .loop_names import index_unused_after
 from .runtime_import import imported_name
 from .loop_ranges import range_info

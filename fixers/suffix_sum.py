@@ -35,7 +35,8 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _element_write, _simple, _target, _writes
+from .element_loop import _element_write, _simple, _target, _writes
+from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import RangeInfo, range_info
 from .running_scan import _numeric_start, _update

@@ -38,7 +38,8 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .element_loop import LoopPlan, _simple
+from .element_loop import _simple
+from .loop_plan import LoopPlan
 from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:

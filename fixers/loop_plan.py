@@ -1,0 +1,248 @@
+"""The vector form of a loop over one element at a time: what a loop body reads and how it reads
+whole.
+
+``LoopPlan`` answers, for a ``for`` loop over ``range(n)`` (or ``enumerate``), which subscripts
+touch element ``i`` (``a[i]``, the diagonal ``A[i, i]``, the mirror ``a[n - 1 - i]``), which
+expressions are elementwise in ``i``, and rewrites them to whole-array expressions
+(``a[:n]``, ``A[xp.arange(n), xp.arange(n)]``, ``xp.flip(a[:n])``). Every loop fixer
+(element loops, scans, scatters, suffix sums, products of the others, ``while`` searches)
+builds on it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis.kinds import Tag
+
+from . import _common as C
+from .loop_ranges import RangeInfo
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+
+
+class LoopPlan:
+    def __init__(
+        self, analyzer: FileAnalyzer, loop: cst.For, rng: RangeInfo, xp: str,
+        index: str | None = None, elements: dict[str, cst.BaseExpression] | None = None,
+    ) -> None:
+        self.analyzer = analyzer
+        self.loop = loop
+        self.rng = rng
+        self.xp = xp
+        assert index is not None or isinstance(loop.target, cst.Name)
+        self.index = index if index is not None else loop.target.value  # type: ignore[attr-defined]
+        # names bound to element i of an array by the header (``v`` of ``enumerate(x)``)
+        self.elements = elements or {}
+        # names assigned once per trip from elementwise values: vectors after the rewrite
+        self.temps: set[str] = set()
+        self.whole = self._range_array()
+        self.assigned = {n.value for n in C.walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
+        # ``A[i, i]`` (the same loop variable on every axis) is the diagonal; only the element
+        # loop fixer vectorizes it (``A[r, r]`` with ``r = xp.arange(n)``)
+        self.diagonal = False
+
+    def _range_array(self) -> str | None:
+        n = self.rng.stop
+        code = self.analyzer.module.code_for_node
+        if isinstance(n, cst.Call) and C.call_name(n.func) == ["len"] and len(n.args) == 1:
+            return code(n.args[0].value)
+        if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
+            values = C.index_values(n)
+            if values and len(values) == 1 and C.integer_value(values[0]) == 0:
+                return code(n.value.value)
+        return None
+
+    # -- checks -----------------------------------------------------------------------------------
+    def element_access(self, node: cst.CSTNode) -> bool:
+        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        return (
+            values is not None
+            and (len(values) == 1 or self.diagonal and len(values) > 1)
+            and all(isinstance(v, cst.Name) and v.value == self.index for v in values)
+            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+        )
+
+    def mirror_access(self, node: cst.CSTNode) -> bool:
+        """``a[n - 1 - i]`` (or ``a[n - i - 1]``) with ``n`` the range's length: the array read
+        back to front, ``xp.flip(a[:n])``."""
+        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        if not (self.diagonal and values and len(values) == 1 and isinstance(values[0], cst.BinaryOperation)):
+            return False
+        index = values[0]
+        code = self.analyzer.module.code_for_node
+        stop = code(_bare(self.rng.stop))
+        if not isinstance(index.operator, cst.Subtract):
+            return False
+        left, right = index.left, index.right
+        if isinstance(right, cst.Name) and right.value == self.index:  # (n - 1) - i
+            ok = isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract) and C.integer_value(left.right) == 1 and code(_bare(left.left)) == stop
+        elif C.integer_value(right) == 1:  # (n - i) - 1
+            ok = (
+                isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract)
+                and isinstance(left.right, cst.Name) and left.right.value == self.index and code(_bare(left.left)) == stop
+            )
+        else:
+            return False
+        return (
+            ok
+            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+        )
+
+    def elementwise(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Subscript):
+            return self.element_access(node) or self.mirror_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
+        if isinstance(node, cst.Name):
+            if node.value in self.elements or node.value in self.temps:
+                return True
+            return node.value != self.index and node.value not in self.assigned
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+            return True
+        if isinstance(node, cst.Attribute):
+            return not (C.names_in(node) & (self.assigned | {self.index}))
+        if isinstance(node, cst.BinaryOperation):
+            return isinstance(node.operator, C.ARITHMETIC) and self.elementwise(node.left) and self.elementwise(node.right)
+        if isinstance(node, cst.UnaryOperation):
+            return self.elementwise(node.expression)
+        if isinstance(node, cst.Comparison):
+            if any(isinstance(c.operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)) for c in node.comparisons):
+                return False
+            middle_ok = all(_pure(c.comparator) for c in node.comparisons[:-1])
+            return middle_ok and self.elementwise(node.left) and all(self.elementwise(c.comparator) for c in node.comparisons)
+        if isinstance(node, cst.BooleanOperation):
+            return _boolean(node.left) and _boolean(node.right) and self.elementwise(node.left) and self.elementwise(node.right)
+        if isinstance(node, cst.Call):
+            if C.is_elementwise_call(self.analyzer, node):
+                return all(self.elementwise(a.value) for a in node.args)
+            return not (C.names_in(node) & (self.assigned | {self.index}))
+        return False
+
+    # -- rewriting -----------------------------------------------------------------------------------
+    def vectorized(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        return expr.visit(_Vectorize(self))  # type: ignore[return-value]
+
+    def block(self, base: cst.BaseExpression) -> cst.BaseExpression:
+        """``a`` for the range's own array, else ``a[:n]``."""
+        base = base.with_changes(lpar=(), rpar=()) if getattr(base, "lpar", None) else base
+        if self.whole is not None and self.analyzer.module.code_for_node(base) == self.whole:
+            return base
+        return self.prefix(base)
+
+    def prefix(self, base: cst.BaseExpression) -> cst.Subscript:
+        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=stop))])
+
+    def diagonal_of(self, subscript: cst.Subscript) -> cst.Subscript:
+        """``A[i, i]`` -> ``A[xp.arange(n), xp.arange(n)]``: the same positions, one gather."""
+        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        positions = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("arange")), args=[cst.Arg(stop)])
+        return subscript.with_changes(slice=[element.with_changes(slice=cst.Index(positions)) for element in subscript.slice])
+
+    def written(self, subscript: cst.Subscript) -> cst.Subscript:
+        """What an element write ``a[i] = ...`` (or ``A[i, i] = ...``) becomes."""
+        return self.diagonal_of(subscript) if len(subscript.slice) > 1 else self.target(subscript.value)
+
+    def target(self, base: cst.BaseExpression) -> cst.Subscript:
+        """Written in place: ``a[:]`` for the range's own array, else ``a[:n]``."""
+        block = self.block(base)
+        if isinstance(block, cst.Subscript) and block is not base:
+            return block
+        return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=None))])
+
+
+class _Vectorize(cst.CSTTransformer):
+    def __init__(self, plan: LoopPlan) -> None:
+        self.plan = plan
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        accessed = isinstance(node, cst.Subscript) and (self.plan.element_access(node) or self.plan.mirror_access(node))
+        return not accessed and super().on_visit(node)
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if self.plan.element_access(original):
+            return self.plan.diagonal_of(original) if len(original.slice) > 1 else self.plan.block(original.value)
+        if self.plan.mirror_access(original):
+            axis = cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)
+            flip = cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("flip"))
+            return cst.Call(func=flip, args=[cst.Arg(self.plan.block(original.value)), axis])
+        return updated
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        array = self.plan.elements.get(original.value)
+        parent = self.plan.analyzer.parents.get(original)
+        if array is None or isinstance(parent, (cst.Attribute, cst.Arg)) and getattr(parent, "keyword", None) is original:
+            return updated
+        if isinstance(parent, cst.Attribute) and parent.attr is original:
+            return updated
+        return self.plan.block(array)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if C.call_name(original.func) == ["abs"]:
+            return updated.with_changes(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("abs")))
+        return updated
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+        if len(updated.comparisons) == 1:
+            return updated
+        parts: list[cst.BaseExpression] = []
+        left = updated.left
+        for target in updated.comparisons:
+            parts.append(cst.Comparison(left=_bare(left), comparisons=[target], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+            left = target.comparator
+        result = parts[0]
+        for part in parts[1:]:
+            result = cst.BinaryOperation(left=result, operator=cst.BitAnd(), right=part)
+        return result.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
+        op = cst.BitAnd() if isinstance(original.operator, cst.And) else cst.BitOr()
+        return cst.BinaryOperation(left=_paren(updated.left), operator=op, right=_paren(updated.right), lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
+        if isinstance(original.operator, cst.Not):
+            return cst.UnaryOperation(operator=cst.BitInvert(), expression=_paren(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
+        return updated
+
+
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
+def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
+    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _pure(expr: cst.BaseExpression) -> bool:
+    """Safe to evaluate twice (the middle of a chained comparison is duplicated): no calls."""
+    return not any(isinstance(n, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)) for n in C.walk(expr))
+
+
+def _boolean(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Comparison):
+        return True
+    if isinstance(expr, cst.BooleanOperation):
+        return _boolean(expr.left) and _boolean(expr.right)
+    return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not) and _boolean(expr.expression)
+
+
+def _is_target(analyzer: FileAnalyzer, name: cst.Name) -> bool:
+    parent = analyzer.parents.get(name)
+    if isinstance(parent, cst.AssignTarget) or (isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is name):
+        return True
+    return isinstance(parent, (cst.For, cst.CompFor)) and parent.target is name
+
+
+def _simple(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
