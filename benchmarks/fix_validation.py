@@ -179,7 +179,6 @@ CASES: tuple[Case, ...] = (
 UNFIXABLE: dict[str, str] = {
     "chainrules.linalg.rrule_matmul_loops": "a loop over `np.ndindex(m, k)` computing one matrix product entry per "
     "trip: a matrix product, not an element loop",
-    "chainrules.norms.rrule_norm1": "writes through `.flat[i]` with a conditional expression: neither is vectorized yet",
     "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
     "return is control flow, not an element access",
     "chainrules.reductions.rrule_maximum_dims": "a per-column `int(xp.argmax(A[:, j]))` inside the loop: an argmax "

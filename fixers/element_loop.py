@@ -166,12 +166,42 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
             return None
         lhs = plan.written(target)  # type: ignore[arg-type]
         value = plan.vectorized(small.value)
+        if plan.flat_array(target.value) is not None:  # type: ignore[attr-defined]
+            flat_write = _whole_flat_write(plan, target, value)  # type: ignore[arg-type]
+            if flat_write is None:
+                return None
+            lhs, value = flat_write
         if isinstance(small, cst.AugAssign):
             statement: cst.BaseSmallStatement = small.with_changes(target=lhs, value=value)
         else:
             statement = small.with_changes(targets=[cst.AssignTarget(lhs)], value=value)
         new.append(cst.SimpleStatementLine(body=[statement]))
     return C.replace_statements(analyzer, loop, loop, new)
+
+
+def _whole_flat_write(plan: LoopPlan, target: cst.Subscript, value: cst.BaseExpression) -> tuple[cst.Subscript, cst.BaseExpression] | None:
+    """``t.flat[i] = v`` over ``range(x.size)``, with ``t`` made by ``xp.zeros_like(x)`` (or
+    ``empty_like``/``ones_like``/``full_like``): every element of ``t`` is written, so
+    ``t[...] = xp.reshape(v, t.shape)``."""
+    array = plan.flat_array(target.value)
+    code = plan.analyzer.module.code_for_node
+    if not isinstance(array, cst.Name) or plan.whole is None or not plan.whole.endswith(".flat"):
+        return None
+    assignments = C.assignments_of(plan.analyzer, array)
+    if not assignments or len(assignments) != 1:
+        return None
+    made = C.binding_value(plan.analyzer, assignments[0].node)
+    if not (isinstance(made, cst.Call) and made.args and C.module_function(plan.analyzer, made) in _LIKE):
+        return None
+    if code(made.args[0].value) + ".flat" != plan.whole:
+        return None  # t must have the shape of the x whose size the loop runs over
+    everything = cst.Subscript(value=array, slice=[cst.SubscriptElement(slice=cst.Index(cst.Ellipsis()))])
+    shape = cst.Attribute(value=array, attr=cst.Name("shape"))
+    reshape = cst.Call(func=cst.Attribute(value=cst.Name(plan.xp), attr=cst.Name("reshape")), args=[cst.Arg(_bare(value)), cst.Arg(shape)])
+    return everything, reshape
+
+
+_LIKE = ("zeros_like", "empty_like", "ones_like", "full_like")
 
 
 def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:

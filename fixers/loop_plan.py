@@ -54,6 +54,15 @@ class LoopPlan:
             values = C.index_values(n)
             if values and len(values) == 1 and C.integer_value(values[0]) == 0:
                 return code(n.value.value)
+        if isinstance(n, cst.Attribute) and n.attr.value == "size":
+            return code(n.value) + ".flat"  # range(x.size) runs over every element of x.flat
+        return None
+
+    def flat_array(self, base: cst.BaseExpression) -> cst.BaseExpression | None:
+        """``x`` for ``x.flat`` (the array read in C order), else None."""
+        if isinstance(base, cst.Attribute) and base.attr.value == "flat":
+            if self.analyzer.context.inference.kind(base.value).tag is Tag.ARRAY:
+                return base.value
         return None
 
     # -- checks -----------------------------------------------------------------------------------
@@ -63,7 +72,10 @@ class LoopPlan:
             values is not None
             and (len(values) == 1 or self.diagonal and len(values) > 1)
             and all(isinstance(v, cst.Name) and v.value == self.index for v in values)
-            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and (
+                self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+                or len(values) == 1 and self.flat_array(node.value) is not None  # type: ignore[attr-defined]
+            )
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
@@ -114,6 +126,8 @@ class LoopPlan:
                 return False
             middle_ok = all(_pure(c.comparator) for c in node.comparisons[:-1])
             return middle_ok and self.elementwise(node.left) and all(self.elementwise(c.comparator) for c in node.comparisons)
+        if isinstance(node, cst.IfExp):
+            return _boolean(node.test) and all(self.elementwise(part) for part in (node.test, node.body, node.orelse))
         if isinstance(node, cst.BooleanOperation):
             return _boolean(node.left) and _boolean(node.right) and self.elementwise(node.left) and self.elementwise(node.right)
         if isinstance(node, cst.Call):
@@ -127,11 +141,15 @@ class LoopPlan:
         return expr.visit(_Vectorize(self))  # type: ignore[return-value]
 
     def block(self, base: cst.BaseExpression) -> cst.BaseExpression:
-        """``a`` for the range's own array, else ``a[:n]``."""
+        """``a`` for the range's own array, else ``a[:n]``; ``x.flat`` reads ``xp.reshape(x, (-1,))``."""
         base = base.with_changes(lpar=(), rpar=()) if getattr(base, "lpar", None) else base
-        if self.whole is not None and self.analyzer.module.code_for_node(base) == self.whole:
-            return base
-        return self.prefix(base)
+        whole = self.whole is not None and self.analyzer.module.code_for_node(base) == self.whole
+        flat = self.flat_array(base)
+        if flat is not None:
+            minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
+            shape = cst.Tuple(elements=[cst.Element(minus_one, comma=cst.Comma())])
+            base = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("reshape")), args=[cst.Arg(flat), cst.Arg(shape)])
+        return base if whole else self.prefix(base)
 
     def prefix(self, base: cst.BaseExpression) -> cst.Subscript:
         stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
@@ -171,6 +189,10 @@ class _Vectorize(cst.CSTTransformer):
             flip = cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("flip"))
             return cst.Call(func=flip, args=[cst.Arg(self.plan.block(original.value)), axis])
         return updated
+
+    def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp) -> cst.BaseExpression:
+        args = [cst.Arg(_bare(part)) for part in (updated.test, updated.body, updated.orelse)]
+        return cst.Call(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("where")), args=args)
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         array = self.plan.elements.get(original.value)

@@ -245,3 +245,45 @@ def test_branches_and_temporaries_that_cannot_be_vectors_are_left_alone(snip) ->
         before = [line for line in text.splitlines() if "for i" in line]
         after = snip.fixed(text).text
         assert any(line in after for line in before), why
+
+
+FLAT = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_norm1(x):
+    xp = array_namespace(x)
+    y = xp.sum(xp.abs(x))
+
+    def norm1_pullback(dy):
+        dx = xp.zeros_like(x)
+        for i in range(x.size):
+            dx.flat[i] = dy * (1.0 if x.flat[i] > 0 else -1.0)
+        return (dx,)
+
+    return y, norm1_pullback
+'''
+
+
+def test_flat_writes_over_every_element_and_conditional_expressions(snip) -> None:
+    from scalarlint.runtime import disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(FLAT)
+    assert "        dx[...] = xp.reshape(dy * xp.where(xp.reshape(x, (-1,)) > 0, 1.0, -1.0), dx.shape)\n" in outcome.text
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
+    exec(compile(FLAT, "before", "exec"), before)
+    exec(compile(outcome.text, "after", "exec"), after)
+    x = np.array([[1.0, -2.0, 0.0], [3.0, -0.5, 2.0]])
+    expected = before["rrule_norm1"](x)[1](np.asarray(2.0))[0]  # type: ignore[operator]
+    with disallow_scalar():
+        _, pullback = after["rrule_norm1"](strict(x))  # type: ignore[operator]
+        got = to_host(pullback(strict(np.asarray(2.0)))[0])
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_a_flat_write_that_may_not_cover_the_array_is_left_alone(snip) -> None:
+    other_shape = FLAT.replace("dx = xp.zeros_like(x)", "dx = xp.zeros_like(dy)")
+    partial = FLAT.replace("range(x.size)", "range(x.size - 1)")
+    for text in (other_shape, partial):
+        assert "for i in range" in snip.fixed(text).text, text
