@@ -181,8 +181,6 @@ UNFIXABLE: dict[str, str] = {
     "trip: a matrix product, not an element loop",
     "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
     "return is control flow, not an element access",
-    "chainrules.reductions.rrule_maximum_dims": "a per-column `int(xp.argmax(A[:, j]))` inside the loop: an argmax "
-    "along an axis plus a scatter, not an element loop",
     "chainrules.reductions.rrule_prod_zeros": "a data-dependent branch on the number of zeros (`xp.nonzero`, "
     "`int(zeros[0])`): an algorithm change",
     "chainrules.reductions.rrule_sum_builtin": "a list comprehension over the array with no array module alias in scope",

@@ -11,22 +11,37 @@ What it rewrites
 
     An array whose length *is* the range (``x`` in ``range(len(x))``) is used whole; every
     other array is cut to the loop's length (``dy[:len(x)]``), so the result is exact even if
-    it is longer. ``+=`` and the other augmented writes are kept. A loop whose body is one
-    ``if`` guarding one such write becomes a masked write::
+    it is longer. ``+=`` and the other augmented writes are kept. Beyond ``a[i]`` the loop
+    plan (``loop_plan``) reads the diagonal ``A[i, i]`` as ``A[xp.arange(n), xp.arange(n)]``,
+    the mirror ``a[n - 1 - i]`` as ``xp.flip(a[:n])``, ``x.flat[i]`` as
+    ``xp.reshape(x, (-1,))``, ``b if c else d`` as ``xp.where(c, b, d)``, a column reduction
+    ``xp.argmax(A[:, j])`` as ``xp.argmax(A[:, :n], axis=0)`` and ``A[r, j]`` (``r`` such a
+    temporary) as ``A[r, xp.arange(n)]``.
 
-        for i in range(len(x)):                  dx[:len(x)] = xp.where((lo <= x) & (x <= hi),
-            if lo <= x[i] <= hi:            ->                   dy[:len(x)], dx[:len(x)])
+    ``for i, v in enumerate(x)`` is ``range(len(x))`` with ``v`` read as ``x``. Leading
+    temporaries (``a = v[i]``) become vector statements. An ``if``/``elif``/``else`` whose
+    branches each write the same element becomes one write of nested ``xp.where``; a missing
+    ``else`` keeps the current values::
+
+        for i, v in enumerate(x):                dx[:len(x)] = xp.where(x > 0, dy[:len(x)],
+            if v > 0:                       ->                   xp.where(x < 0, -dy[:len(x)], dx[:len(x)]))
                 dx[i] = dy[i]
+            elif v < 0:
+                dx[i] = -dy[i]
 
-    (``and``/``or``/``not`` become ``&``/``|``/``~``, chained comparisons a conjunction).
+    (``and``/``or``/``not`` become ``&``/``|``/``~``, chained comparisons a conjunction.)
+    A write ``t.flat[i] = v`` over ``range(x.size)``, with ``t`` made by ``xp.zeros_like(x)``,
+    writes every element: ``t[...] = xp.reshape(v, t.shape)``.
 
 When it is offered
-    Every subscript in the loop indexes an array with exactly the loop variable (so each
+    Every subscript in the loop indexes an array by one of the forms above (so each
     iteration touches its own element and the order of iterations does not matter), values
     are elementwise (arithmetic, comparisons, elementwise array functions, builtin ``abs``),
-    everything else is loop-invariant, the loop variable is not used after the loop, the loop
-    has no ``else``/``break``/``continue``, and an array module alias is in scope. The loop
-    runs over ``range(n)``, ``range(0, n)`` or their ``reversed``.
+    everything else is loop-invariant, the loop variable and the temporaries are not used
+    after the loop, the loop has no ``else``/``break``/``continue``, a test does not read an
+    array the loop writes, and an array module alias is in scope. The loop runs over a data
+    size (``len(x)``, ``x.shape[0]``, an ``int`` parameter, a dimension unpacked from
+    ``x.shape``): ``range(n)``, ``range(0, n)`` or their ``reversed``.
 
 Applicability
     Unsafe. Each element gets the same value as in the loop, but the fix assumes the arrays
@@ -34,7 +49,8 @@ Applicability
     updated values in the loop and old ones in the vector form), that the arrays written and
     read have at least ``n`` elements along their first axis (the loop would raise
     ``IndexError`` otherwise; slices do not), and a masked write evaluates the value on every
-    element, which may warn (``1 / 0``) where the loop skipped it.
+    element, which may warn (``1 / 0``) where the loop skipped it. A scatter ``A[r, j]`` with
+    repeated positions keeps one of the values.
 """
 
 from __future__ import annotations
@@ -43,7 +59,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.kinds import Origin, Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
@@ -62,12 +78,23 @@ MESSAGE = "Vectorize the element loop into whole-array statements"
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     ctx = analyzer.context
     loops = ctx.enclosing_loops(finding.node)
-    if not loops or not isinstance(loops[0], cst.For) or not ctx.is_data_loop(loops[0]):
+    if not loops or not isinstance(loops[0], cst.For) or not _over_data(analyzer, loops[0]):
         return []
     if any(ctx.is_data_loop(outer) for outer in loops[1:]):
         return []  # a nest of data loops: not one element per iteration
     edit = _vectorize_loop(analyzer, loops[0])
     return [Fix(Applicability.UNSAFE, MESSAGE, (edit,))] if edit is not None else []
+
+
+def _over_data(analyzer: FileAnalyzer, loop: cst.For) -> bool:
+    """A loop over data, or over a dimension unpacked from a shape (``m, n = A.shape``): the
+    checker calls the latter an element loop (SL104) when its body indexes arrays by it."""
+    if analyzer.context.is_data_loop(loop):
+        return True
+    iterable = loop.iter
+    if isinstance(iterable, cst.Call) and C.call_name(iterable.func) == ["reversed"] and iterable.args:
+        iterable = iterable.args[0].value
+    return isinstance(iterable, cst.Call) and analyzer.context.inference.range_over_data(iterable, least=Origin.SIZE)
 
 
 def _header(analyzer: FileAnalyzer, loop: cst.For) -> tuple[RangeInfo, str, dict[str, cst.BaseExpression]] | None:
@@ -206,7 +233,11 @@ _LIKE = ("zeros_like", "empty_like", "ones_like", "full_like")
 
 def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:
     target = _target(small)
-    if not (isinstance(target, cst.Subscript) and plan.element_access(target)) or not plan.elementwise(small.value):
+    if not isinstance(target, cst.Subscript) or not plan.elementwise(small.value):
+        return False
+    if plan.per_column_access(target):
+        return True
+    if not plan.element_access(target):
         return False
     return not any(plan.element_access(n) and n is not target for n in C.walk(target))
 

@@ -106,7 +106,39 @@ class LoopPlan:
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
+    def column_reduction(self, node: cst.CSTNode) -> bool:
+        """``xp.argmax(A[:, i])`` (or ``argmin``/``sum``/``max``/``min``/``prod``/``mean``) of
+        column ``i``: all the columns at once with ``axis=0``."""
+        if not (self.diagonal and isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword):
+            return False
+        if C.module_function(self.analyzer, node) not in _COLUMN_REDUCTIONS:
+            return False
+        column = node.args[0].value
+        if not (isinstance(column, cst.Subscript) and len(column.slice) == 2):
+            return False
+        rows, position = (e.slice for e in column.slice)
+        return (
+            isinstance(rows, cst.Slice) and rows.lower is None and rows.upper is None and rows.step is None
+            and isinstance(position, cst.Index) and isinstance(position.value, cst.Name) and position.value.value == self.index
+            and self.analyzer.context.inference.kind(column.value).tag is Tag.ARRAY
+            and not (C.names_in(column.value) & (self.assigned | {self.index}))
+        )
+
+    def per_column_access(self, node: cst.CSTNode) -> bool:
+        """``A[r, i]`` with ``r`` a temporary of this loop: one element per column, the
+        positions ``(r, xp.arange(n))``."""
+        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        return (
+            self.diagonal and values is not None and len(values) == 2
+            and isinstance(values[0], cst.Name) and values[0].value in self.temps
+            and isinstance(values[1], cst.Name) and values[1].value == self.index
+            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+        )
+
     def elementwise(self, node: cst.CSTNode) -> bool:
+        if self.column_reduction(node) or self.per_column_access(node):
+            return True
         if isinstance(node, cst.Subscript):
             return self.element_access(node) or self.mirror_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
         if isinstance(node, cst.Name):
@@ -161,8 +193,19 @@ class LoopPlan:
         positions = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("arange")), args=[cst.Arg(stop)])
         return subscript.with_changes(slice=[element.with_changes(slice=cst.Index(positions)) for element in subscript.slice])
 
+    def arange(self) -> cst.Call:
+        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        return cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("arange")), args=[cst.Arg(stop)])
+
+    def per_column(self, subscript: cst.Subscript) -> cst.Subscript:
+        """``A[r, i]`` -> ``A[r, xp.arange(n)]``."""
+        first, _ = subscript.slice
+        return subscript.with_changes(slice=[first, subscript.slice[1].with_changes(slice=cst.Index(self.arange()))])
+
     def written(self, subscript: cst.Subscript) -> cst.Subscript:
-        """What an element write ``a[i] = ...`` (or ``A[i, i] = ...``) becomes."""
+        """What an element write ``a[i] = ...`` (or ``A[i, i] = ...``, ``A[r, i] = ...``) becomes."""
+        if self.per_column_access(subscript):
+            return self.per_column(subscript)
         return self.diagonal_of(subscript) if len(subscript.slice) > 1 else self.target(subscript.value)
 
     def target(self, base: cst.BaseExpression) -> cst.Subscript:
@@ -178,10 +221,14 @@ class _Vectorize(cst.CSTTransformer):
         self.plan = plan
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        accessed = isinstance(node, cst.Subscript) and (self.plan.element_access(node) or self.plan.mirror_access(node))
-        return not accessed and super().on_visit(node)
+        accessed = isinstance(node, cst.Subscript) and (
+            self.plan.element_access(node) or self.plan.mirror_access(node) or self.plan.per_column_access(node)
+        )
+        return not accessed and not self.plan.column_reduction(node) and super().on_visit(node)
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if self.plan.per_column_access(original):
+            return self.plan.per_column(original)
         if self.plan.element_access(original):
             return self.plan.diagonal_of(original) if len(original.slice) > 1 else self.plan.block(original.value)
         if self.plan.mirror_access(original):
@@ -204,6 +251,13 @@ class _Vectorize(cst.CSTTransformer):
         return self.plan.block(array)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if self.plan.column_reduction(original):
+            column = original.args[0].value
+            columns = column.with_changes(  # type: ignore[attr-defined]
+                slice=[column.slice[0], column.slice[1].with_changes(slice=cst.Slice(lower=None, upper=self.plan.rng.stop))]  # type: ignore[attr-defined]
+            )
+            axis = cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)
+            return updated.with_changes(args=[cst.Arg(columns), axis])
         if C.call_name(original.func) == ["abs"]:
             return updated.with_changes(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("abs")))
         return updated
@@ -231,6 +285,7 @@ class _Vectorize(cst.CSTTransformer):
         return updated
 
 
+_COLUMN_REDUCTIONS = ("argmax", "argmin", "sum", "max", "min", "prod", "mean")
 _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 

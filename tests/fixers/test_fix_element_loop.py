@@ -287,3 +287,40 @@ def test_a_flat_write_that_may_not_cover_the_array_is_left_alone(snip) -> None:
     partial = FLAT.replace("range(x.size)", "range(x.size - 1)")
     for text in (other_shape, partial):
         assert "for i in range" in snip.fixed(text).text, text
+
+
+COLUMNS = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_maximum_dims(A):
+    xp = array_namespace(A)
+    m, n = A.shape
+    y = xp.max(A, axis=0)
+
+    def maximum_dims_pullback(dy):
+        dA = xp.zeros_like(A)
+        for j in range(n):
+            i = int(xp.argmax(A[:, j]))
+            dA[i, j] = dy[j]
+        return (dA,)
+
+    return y, maximum_dims_pullback
+'''
+
+
+def test_a_loop_over_columns_becomes_an_axis_reduction_and_one_scatter(snip) -> None:
+    from scalarlint.runtime import disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(COLUMNS)
+    assert "        i = xp.argmax(A[:, :n], axis=0)\n        dA[i, xp.arange(n)] = dy[:n]\n" in outcome.text
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
+    exec(compile(COLUMNS, "before", "exec"), before)
+    exec(compile(outcome.text, "after", "exec"), after)
+    A, dy = np.array([[1.0, 5.0, 2.0], [3.0, 5.0, 0.0]]), np.array([10.0, 20.0, 30.0])
+    expected = before["rrule_maximum_dims"](A)[1](dy)[0]  # type: ignore[operator]
+    with disallow_scalar():
+        _, pullback = after["rrule_maximum_dims"](strict(A))  # type: ignore[operator]
+        got = to_host(pullback(strict(dy))[0])
+    np.testing.assert_array_equal(got, expected)  # ties go to the first row in both
