@@ -23,7 +23,9 @@ from scalarlint.diagnostics import (
 )
 
 CORPUS = Path(__file__).with_name("corpus")
-CORPUS_FILES = sorted(CORPUS.glob("*.py"))
+CHAINRULES = Path(__file__).parents[1] / "chainrules_corpus"
+# both corpora of the fix validation: the fixers' own and the ChainRules translations
+CORPUS_FILES = sorted(CORPUS.glob("*.py")) + sorted(CHAINRULES.glob("*.py"))
 
 
 @pytest.mark.parametrize("unsafe", [False, True])
@@ -39,6 +41,26 @@ def test_corpus_fixes_parse_and_fixing_twice_equals_once(path: Path, unsafe: boo
     assert twice.text == once.text
     assert twice.applied == []
     assert [d.sort_key() for d in twice.remaining] == [d.sort_key() for d in once.remaining]
+
+
+def _comments(text: str) -> list[str]:
+    import io
+    import tokenize
+
+    return sorted(t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT)
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_corpus_fixes_keep_every_comment_and_add_imports_once(path: Path) -> None:
+    source = read_source(path)
+    assert not isinstance(source, Exception)
+    fixed = engine.fix_source(source, Config(allow_scalar_import_configured=True), True)  # imports wanted
+    assert fixed.applied, "the corpus file has something to fix"
+    assert _comments(fixed.text) == _comments(source.text)  # moved above a rewritten loop, never dropped
+    imports = [line for line in fixed.text.splitlines() if line.startswith("from scalarlint.runtime import")]
+    assert len(imports) <= 1
+    names = [name.strip() for line in imports for name in line.split(" import ", 1)[1].split(",")]
+    assert len(names) == len(set(names))
 
 
 def test_unsafe_run_fixes_more_of_the_corpus_than_the_safe_run() -> None:
