@@ -183,7 +183,8 @@ UNFIXABLE: dict[str, str] = {
     "return is control flow, not an element access",
     "chainrules.reductions.rrule_prod_zeros": "a data-dependent branch on the number of zeros (`xp.nonzero`, "
     "`int(zeros[0])`): an algorithm change",
-    "chainrules.reductions.rrule_sum_builtin": "a list comprehension over the array with no array module alias in scope",
+    "chainrules.reductions.rrule_sum_builtin": "a list comprehension building one cotangent per element (`[dy for _ in "
+    "x]`): no fixer turns it into an array, which would change the cotangent from a list",
     "chainrules.reductions.rrule_mean_numpy": "the output is allocated on the host (`np.empty(n)`) and filled from a "
     "device value: an allocation change, not an element access",
 }

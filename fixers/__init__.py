@@ -49,6 +49,7 @@ from . import (
     suffix_sum,
     vectorized_search,
     while_search,
+    why_not,
     zero_d_view,
 )
 
@@ -94,3 +95,14 @@ def fixes_for(finding: Finding, analyzer: FileAnalyzer) -> tuple[Fix, ...]:
             _log.warning("fixer %s failed on %s", fixer.__module__, analyzer.source.path, exc_info=True)
     out.sort(key=lambda fix: fix.applicability.value != "safe")
     return tuple(out)
+
+
+def no_fix_reason(finding: Finding, analyzer: FileAnalyzer) -> str | None:
+    """For a finding no fixer rewrote: why (``why_not``), so a report shows a fix was considered."""
+    try:
+        return why_not.explain(finding, analyzer)
+    except Exception:  # pragma: no cover - a bug in the explanation; logged, never fatal
+        if os.environ.get("SCALARLINT_FIXER_ERRORS") == "raise":
+            raise
+        _log.warning("why_not failed on %s", analyzer.source.path, exc_info=True)
+        return None

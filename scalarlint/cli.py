@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import sys
 from pathlib import Path
 
@@ -49,7 +51,7 @@ def main() -> None:
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report what is left.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also offer unsafe fixes (and apply them with --fix or --diff).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
-@click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed.")
+@click.option("--show-fixes", is_flag=True, help="List the findings that were fixed (with --fix) and say why the others have no fix.")
 @click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
 @click.option("--file-time-limit", type=click.FloatRange(min=0), default=None, help="Seconds each file may take per pass before it is reported instead (default 60; 0: no limit).")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per check (and how many are fixable) instead of each finding.")
@@ -129,7 +131,7 @@ def check(
         visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
         hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixable and not after.fixes)
         result.diagnostics = visible
-    render = _statistics_renderer(output_format) if statistics else FORMATS[output_format]
+    render = _renderer(output_format, statistics, show_fixes)
     if output_file is not None:
         report = render(result.diagnostics, result.errors, result.files_checked, False)
         try:
@@ -231,7 +233,7 @@ def _check_and_fix(
         sys.stdout.flush()
         sys.stdout.buffer.write(fx.encoded(stdin_fix.outcome.text, stdin_fix.source))
         sys.stdout.flush()
-    render = _statistics_renderer(output_format) if statistics else FORMATS[output_format]
+    render = _renderer(output_format, statistics, show_fixes)
     summary_to_stderr = to_stderr or output_format != "text" or output_file is not None
     if output_file is not None:
         try:
@@ -247,6 +249,17 @@ def _check_and_fix(
     if resolved or show_fixes:
         click.echo(_fix_summary(resolved, show_fixes, len(remaining)), nl=False, err=summary_to_stderr)
     sys.exit(_exit_code(remaining, errors, exit_zero))
+
+
+def _renderer(output_format: str, statistics: bool, show_fixes: bool):  # type: ignore[no-untyped-def]
+    """The report's renderer; ``--show-fixes`` adds, in text, why a finding has no fix."""
+    from scalarlint.output import FORMATS, render_text
+
+    if statistics:
+        return _statistics_renderer(output_format)
+    if show_fixes and output_format == "text":
+        return functools.partial(render_text, reasons=True)
+    return FORMATS[output_format]
 
 
 def _statistics_renderer(output_format: str):  # type: ignore[no-untyped-def]

@@ -89,6 +89,8 @@ class Diagnostic:
     rule: str | None = None
     fixes: tuple[Fix, ...] = field(default=(), compare=False)
     cell: int | None = None  # in a notebook: the cell, and ``location`` is within it
+    # with no fix at all: the pattern the fixers stopped at (``scalarlint.fixers.why_not``)
+    no_fix_reason: str | None = field(default=None, compare=False)
 
     @property
     def where(self) -> str:
@@ -131,6 +133,7 @@ class Diagnostic:
             "location": self.location.to_json(),
             "end_location": self.end_location.to_json(),
             "fix": (fix.to_json() if self.cell is None else {**fix.to_json(), "edits": []}) if fix else None,
+            **({"no_fix_reason": self.no_fix_reason} if self.no_fix_reason else {}),
             "url": self.url,
             "noqa_row": self.location.row,
             **({"cell": self.cell} if self.cell is not None else {}),

@@ -23,7 +23,7 @@ from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, Location
-from scalarlint.fixers import fixes_for
+from scalarlint.fixers import fixes_for, no_fix_reason
 from scalarlint.suppression import is_suppressed, suppressions
 
 ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
@@ -194,6 +194,7 @@ class FileAnalyzer:
             info = BY_CODE[finding.code].INFO
             rule = target.rule or None
             fixes = fixes_for(finding, self) if self.with_fixes else ()
+            reason = no_fix_reason(finding, self) if self.with_fixes and not fixes else None
             message = finding.message
             cell, start = self.source.locate(Location(span.start.line, span.start.column + 1))
             _, end = self.source.locate(Location(span.end.line, span.end.column + 1))
@@ -209,6 +210,7 @@ class FileAnalyzer:
                     rule=rule,
                     fixes=tuple(fixes),
                     cell=cell,
+                    no_fix_reason=reason,
                 )
             )
         return sorted(out, key=Diagnostic.sort_key)

@@ -87,12 +87,14 @@ def severity(value: Severity) -> types.DiagnosticSeverity:
 
 
 def message(d: Diagnostic) -> str:
-    """The check's name first (editors show the code apart), then the finding and its rule."""
-    return f"{d.name}: {d.message}" + (f" [rule: {d.rule}]" if d.rule else "")
+    """The check's name first (editors show the code apart), then the finding, its rule and,
+    when no fix is offered, why."""
+    text = f"{d.name}: {d.message}" + (f" [rule: {d.rule}]" if d.rule else "")
+    return text + (f"\nNo fix: {d.no_fix_reason}" if d.no_fix_reason else "")
 
 
 def to_lsp_diagnostic(d: Diagnostic, index: LineIndex) -> types.Diagnostic:
-    data: dict[str, Any] = {"name": d.name, "rule": d.rule, "fixes": [f.message for f in d.fixes]}
+    data: dict[str, Any] = {"name": d.name, "rule": d.rule, "fixes": [f.message for f in d.fixes], "no_fix_reason": d.no_fix_reason}
     return types.Diagnostic(
         range=index.range(d.location, d.end_location),
         message=message(d),

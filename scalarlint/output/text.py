@@ -11,7 +11,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: int, color: bool) -> str:
+def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: int, color: bool, reasons: bool = False) -> str:
+    """One line per finding, ruff's concise format; with ``reasons`` (``--show-fixes``), a
+    finding without a fix is followed by an indented ``= no fix: ...`` line."""
     def style(text: str, **kw: object) -> str:
         return click.style(text, **kw) if color else text  # type: ignore[arg-type]
 
@@ -22,6 +24,8 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
         rule = f" [rule: {d.rule}]" if d.rule else ""
         fix = style(" [*]", fg="cyan") if d.fixable else ""
         lines.append(f"{where} {style(d.code, fg=code_color, bold=True)}{fix} {d.message}{style(rule, dim=True)}")
+        if reasons and d.no_fix_reason:
+            lines.append(style(f"  = no fix: {d.no_fix_reason}", dim=True))
     for e in errors:
         lines.append(f"{style(e.filename + ':', bold=True)} {style('error:', fg='red', bold=True)} {e.message}")
     n_err = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
