@@ -112,6 +112,16 @@ def _side(n: int) -> int:
 Args = tuple[tuple[Any, ...], dict[str, Any]]
 
 
+def _symmetric_matrix(m: Any, side: int) -> Any:
+    a = _normal(m, (side, side))
+    return a + a.T
+
+
+def _spd_matrix(m: Any, side: int) -> Any:
+    a = _normal(m, (side, side))
+    return a @ a.T + side * m.eye(side)
+
+
 @dataclass(frozen=True)
 class Spec:
     """One benchmarked rule call.
@@ -194,6 +204,12 @@ SPECS: list[Spec] = [
         None,
         dense=True,
     ),
+    Spec("median", "median", lambda m, n: ((_x(m, n),), {}), 3),
+    Spec("evalpoly degree 7", "evalpoly", lambda m, n: ((_x(m, n), _normal(m, (8,), 1)), {}), None),
+    Spec("cholesky", "cholesky", lambda m, n: ((_spd_matrix(m, _side(n)),), {}), None, dense=True),
+    Spec("svdvals", "svdvals", lambda m, n: ((_normal(m, (_side(n), _side(n))),), {}), None, dense=True),
+    Spec("eigvalsh", "eigvalsh", lambda m, n: ((_symmetric_matrix(m, _side(n)),), {}), None, dense=True),
+    Spec("hermitian_part", "hermitian_part", lambda m, n: ((_normal(m, (_side(n), _side(n))),), {}), 3, dense=True),
 ]
 
 

@@ -14,16 +14,19 @@ Conventions (ties, zeros, kinks) are in each rule's docstring and in
 from __future__ import annotations
 
 from ._core import RRule
+from .decompositions import rrule_cholesky, rrule_eigvalsh, rrule_hermitian_part, rrule_svdvals
 from .elementwise import rrule_abs, rrule_clip, rrule_where
 from .indexing import rrule_concatenate, rrule_getindex, rrule_repeat, rrule_sort, rrule_take
 from .linalg import rrule_det, rrule_logdet, rrule_matmul, rrule_trace
 from .logexp import rrule_logsumexp, rrule_softmax
 from .norms import rrule_norm, rrule_normalize
+from .polynomials import rrule_evalpoly
 from .reductions import (
     rrule_findmax,
     rrule_findmin,
     rrule_maximum,
     rrule_mean,
+    rrule_median,
     rrule_minimum,
     rrule_prod,
     rrule_sum,
@@ -56,6 +59,12 @@ RULES: dict[str, RRule] = {
     "abs": rrule_abs,
     "where": rrule_where,
     "matmul": rrule_matmul,
+    "median": rrule_median,
+    "evalpoly": rrule_evalpoly,
+    "cholesky": rrule_cholesky,
+    "svdvals": rrule_svdvals,
+    "eigvalsh": rrule_eigvalsh,
+    "hermitian_part": rrule_hermitian_part,
 }
 
 __all__ = ["RULES"] + sorted(f.__name__ for f in RULES.values())

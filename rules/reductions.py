@@ -21,7 +21,9 @@ from ._core import (
 )
 from ._portable import (
     Array,
+    arange_like,
     as_cotangent,
+    device_of,
     exclusive_cumprod,
     fold_axes,
     namespace,
@@ -207,3 +209,35 @@ def rrule_findmax(x: Array, axis: int | None = None) -> tuple[tuple[Array, Array
 def rrule_findmin(x: Array, axis: int | None = None) -> tuple[tuple[Array, Array], Pullback]:
     """``(value, index) = findmin(x)``; mirror image of :func:`rrule_findmax`."""
     return _find_extremum_rule(x, axis, largest=False)
+
+
+@positional_cotangents
+def rrule_median(x: Array) -> tuple[Array, Pullback]:
+    """``y = median(x)`` over all elements: the middle element of the sorted values, or
+    the mean of the two middle ones for an even count (NumPy's ``median``).
+
+    The cotangent goes to the middle element(s) as the stable sort orders them (``dy``
+    to one, or ``dy / 2`` to each of two; ties keep their original order). The middle
+    positions are read with ``take`` of a size-2 index array and compared with ``arange``,
+    so no element is read on the host. An empty ``x`` gives NaN and an empty ``dx``.
+    """
+    xp = namespace(x)
+    flat = xp.reshape(x, (-1,))
+    n = flat.shape[0]
+    if n == 0:
+        return xp.asarray(float("nan"), dtype=x.dtype), lambda dy: (xp.zeros_like(x),)
+    order = xp.argsort(flat, stable=True)
+    dev = device_of(order)
+    positions = [(n - 1) // 2, n // 2]
+    wanted = xp.asarray(positions, dtype=order.dtype) if dev is None else xp.asarray(positions, dtype=order.dtype, device=dev)
+    middle = xp.take(order, wanted)
+    y = xp.mean(xp.take(flat, middle))
+    shape = tuple(x.shape)
+
+    def median_pullback(dy: Any) -> tuple[Array]:
+        dy = as_cotangent(xp, dy, y)
+        hits = xp.astype(xp.expand_dims(arange_like(xp, n, order), axis=-1) == middle, flat.dtype)
+        dx = xp.sum(hits, axis=-1) * (dy / 2)
+        return (xp.reshape(dx, shape),)
+
+    return y, median_pullback

@@ -131,6 +131,16 @@ RANDOM_CASES: list[Case] = [
     Case("matmul", "mat-vec", lambda: (_normal(3, 4), _normal(4, seed=1))),
     Case("matmul", "vec-vec", lambda: (_normal(4), _normal(4, seed=1))),
     Case("matmul", "batched-broadcast", lambda: (_normal(2, 3, 4), _normal(4, 2, seed=1))),
+    Case("median", "odd", lambda: (_normal(7),)),
+    Case("median", "even-matrix", lambda: (_normal(2, 3),)),
+    Case("evalpoly", "scalar-x", lambda: (np.asarray(0.7), _normal(4))),
+    Case("evalpoly", "vector-x", lambda: (_normal(5) * 0.5, _normal(3, seed=1))),
+    # symmetric-input conventions: checked along symmetric directions in test_rules_conventions
+    Case("cholesky", "spd", lambda: (_spd(4),), fd=False),
+    Case("svdvals", "rect", lambda: (_normal(4, 3),)),
+    Case("svdvals", "batched", lambda: (_normal(2, 3, 3),)),
+    Case("eigvalsh", "symmetric", lambda: ((lambda m: m + m.T)(_normal(4, 4)),), fd=False),
+    Case("hermitian_part", "square", lambda: (_normal(3, 3),)),
 ]
 
 
@@ -180,6 +190,10 @@ HARD_CASES: list[Case] = [
     Case("clip", "ties-at-bounds", lambda: (np.array([-1.0, 0.0, 1.0, 2.0]), 0.0, 1.0), fd=False),
     Case("clip", "lo-above-hi", lambda: (np.array([-1.0, 0.5, 2.0]), 1.0, 0.0), fd=False),
     Case("abs", "zero", lambda: (np.array([-1.0, 0.0, 2.0]),), fd=False),
+    Case("median", "ties", lambda: (np.array([2.0, 1.0, 2.0, 2.0, 0.0]),), fd=False),
+    Case("median", "one", lambda: (np.array([3.5]),)),
+    Case("evalpoly", "at-zero", lambda: (np.asarray(0.0), np.array([1.0, 2.0, 3.0]))),
+    Case("evalpoly", "no-coefficients", lambda: (_normal(3), np.zeros(0))),
     Case("where", "all-false", lambda: (np.zeros((2, 3), dtype=bool), _normal(2, 3), _normal(2, 3, seed=1))),
 ]
 

@@ -413,3 +413,27 @@ def test_float32_stays_float32_with_python_seed(name: str) -> None:
     dy = 1.0 if np.ndim(y) == 0 else np.ones(np.shape(y), dtype=np.float32)
     (dx,) = pullback(dy)
     assert dx.dtype == np.float32
+
+
+# -- symmetric inputs: cholesky and eigvalsh give the symmetric cotangent ---------
+
+
+@pytest.mark.parametrize("name", ["cholesky", "eigvalsh"])
+def test_symmetric_input_rules_match_directional_derivatives_along_symmetric_directions(name: str) -> None:
+    """NumPy reads one triangle, so plain finite differences see a triangular gradient; the
+    rules return the symmetric one (ChainRules' convention for ``Symmetric`` inputs), which
+    is the gradient along every symmetric direction ``E``: ``<dA, E> = d/dt f(A + tE)``."""
+    rng = np.random.default_rng(3)
+    m = rng.normal(size=(4, 4))
+    A = m @ m.T + 4 * np.eye(4)
+    y, pullback = RULES[name](A)
+    dy = rng.normal(size=np.shape(y))
+    (dA,) = pullback(dy)
+    np.testing.assert_allclose(dA, dA.T, atol=1e-12)  # symmetric
+    for _ in range(4):
+        e = rng.normal(size=(4, 4))
+        E = (e + e.T) / 2
+        h = 1e-6
+        plus = np.sum(dy * RULES[name](A + h * E)[0])
+        minus = np.sum(dy * RULES[name](A - h * E)[0])
+        np.testing.assert_allclose(np.sum(dA * E), (plus - minus) / (2 * h), rtol=1e-5, atol=1e-7)
