@@ -65,6 +65,12 @@ def _with_zeros(rng: np.random.Generator, n: int) -> np.ndarray:
     return x
 
 
+def _spd(rng: np.random.Generator, n: int) -> np.ndarray:
+    """A well-conditioned symmetric positive definite matrix."""
+    m = rng.normal(size=(n, n))
+    return m @ m.T + n * np.eye(n)
+
+
 def _index_args(rng: np.random.Generator, n: int) -> Args:
     """A vector and a host index of either sign (``-n <= i < n``)."""
     return _smooth(rng, n), int(rng.integers(-n, n))
@@ -156,7 +162,8 @@ CASES: tuple[Case, ...] = (
         Case("chainrules.norms", "rrule_norm_neg_inf", "norm", lambda r, n: (_vector(r, n),), lambda a: (a[0], -math.inf)),
         # sign(0) is -1 in this translation (ChainRules' rule gives 0): compared away from zero
         Case("chainrules.norms", "rrule_norm1", "norm", lambda r, n: (_smooth(r, n),), lambda a: (a[0], 1)),
-        Case("chainrules.norms", "rrule_norm2", "norm", lambda r, n: (_smooth(r, n),), lambda a: (a[0], 2)),
+        # (rrule_norm2 is left out: its one sync, `float(y) == 0.0`, is SL107, opt-in; with no
+        # finding by default there is nothing for `--fix` to act on)
         Case("chainrules.norms", "rrule_normp", "norm", lambda r, n: (_vector(r, n), 3.0)),
         Case("chainrules.norms", "rrule_normalize", "normalize", lambda r, n: (_smooth(r, n),)),
         Case("chainrules.reductions", "rrule_maximum", "maximum", lambda r, n: (_vector(r, n),)),
@@ -172,15 +179,21 @@ CASES: tuple[Case, ...] = (
         Case("chainrules.reductions", "rrule_sum_builtin", "sum", lambda r, n: (_smooth(r, n),)),
         Case("chainrules.reductions", "rrule_maximum_builtin", "maximum", lambda r, n: (_smooth(r, n),)),
         Case("chainrules.reductions", "rrule_mean_numpy", "mean", lambda r, n: (_smooth(r, n),)),
+        # odd lengths: this translation takes the upper middle element, NumPy's median averages two
+        Case("chainrules.reductions", "rrule_median", "median", lambda r, n: (_smooth(r, 2 * (n // 2) + 1),)),
+        Case("chainrules.arrays", "rrule_evalpoly", "evalpoly", lambda r, n: (float(r.normal()), _smooth(r, n)), compare=(0, 1)),
+        Case("chainrules.linalg", "rrule_cholesky", "cholesky", lambda r, n: (_spd(r, n),)),
+        Case("chainrules.linalg", "rrule_svd_values", "svdvals", lambda r, n: (r.normal(size=(n + 1, n)),)),
     ),
 )
 
 # Rules that still need scalar access after fixing, and why no fixer handles them.
 UNFIXABLE: dict[str, str] = {
+    "chainrules.arrays.rrule_evalpoly": "Horner's rule and its pullback are linear recurrences (`ys[i] = x * ys[i + 1] + "
+    "p[i]`, `dp[i] = dp[i - 1] * x`): vectorizing them needs powers of `x`, an algorithm change (the reference "
+    "rule's `x**k`), not a local rewrite",
     "chainrules.linalg.rrule_matmul_loops": "a loop over `np.ndindex(m, k)` computing one matrix product entry per "
     "trip: a matrix product, not an element loop",
-    "chainrules.norms.rrule_norm2": "`if float(y) == 0.0: return ...` syncs on a reduction (SL107, opt-in): an early "
-    "return is control flow, not an element access",
     "chainrules.reductions.rrule_prod_zeros": "a data-dependent branch on the number of zeros (`xp.nonzero`, "
     "`int(zeros[0])`): an algorithm change",
     "chainrules.reductions.rrule_sum_builtin": "a list comprehension building one cotangent per element (`[dy for _ in "
@@ -200,6 +213,7 @@ class Result:
     strict_after: str = ""
     fixed: Counter = field(default_factory=Counter)
     remaining: Counter = field(default_factory=Counter)
+    before: Counter = field(default_factory=Counter)
 
     @property
     def agrees(self) -> bool:
@@ -371,6 +385,7 @@ def validate(fixed: Path, trials: int = 40, seed: int = 0) -> list[Result]:
         result.strict_before = strict_status(case, getattr(before_modules[case.module], case.name), np.random.default_rng(seed), n_strict)
         result.strict_after = strict_status(case, rule, np.random.default_rng(seed), n_strict)
         before = before_findings.get((case.module, case.name), Counter())
+        result.before = before
         result.remaining = after_findings.get((case.module, case.name), Counter())
         result.fixed = before - result.remaining
         results.append(result)

@@ -17,6 +17,7 @@ safe or not:
 - ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
 - ``product_of_others``: two exclusive ``cumprod`` for per-element products of the others (SL101, SL102, SL104);
 - ``suffix_sum``: one ``cumsum`` for per-element suffix or prefix sums in nested loops (SL101, SL102, SL104);
+- ``outer_sum``: one matrix product for loops summing outer products (SL101, SL104);
 - ``scatter_add``: one ``index_add`` call for scatter-add loops (SL101, SL102);
 - ``vectorized_search``: ``argmax`` of a mask for findfirst/findlast searches (SL103);
 - ``mask_where``: ``xp.where`` for boolean-mask writes and masked sums (SL106);
@@ -42,6 +43,7 @@ from . import (
     device_index,
     element_loop,
     mask_where,
+    outer_sum,
     product_of_others,
     running_scan,
     scatter_add,
@@ -68,6 +70,7 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
     (running_scan.CODES, running_scan.fixes),
     (product_of_others.CODES, product_of_others.fixes),
     (suffix_sum.CODES, suffix_sum.fixes),
+    (outer_sum.CODES, outer_sum.fixes),
     (scatter_add.CODES, scatter_add.fixes),
     (vectorized_search.CODES, vectorized_search.fixes),
     (while_search.CODES, while_search.fixes),

@@ -17,7 +17,8 @@ When it is offered
     integer (``i:i + 1 or None`` is right for every sign); it is not inside a loop over data (one
     view per element is still one launch per element); an array module alias is in scope; and
     for a name, every use of it is device code: arithmetic and elementwise array functions that
-    end in an assignment, a ``return``, a returned tuple or an array module call. A use in an
+    end in an assignment, a ``return``, a returned tuple or an array module call, or the whole
+    index of a one-axis subscript (``x[mid]``: a gather by a 0-d device index). A use in an
     ``if``, a ``range``, an ``int()`` or an index would sync there instead, so it is not offered.
 
 Applicability
@@ -105,6 +106,11 @@ def _stays_on_device(analyzer: FileAnalyzer, target: cst.Name) -> bool:
 def _device_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     child = node
     parent = analyzer.parents.get(child)
+    if isinstance(parent, cst.Index) and isinstance(analyzer.parents.get(parent), cst.SubscriptElement):
+        element = analyzer.parents.get(parent)
+        subscript = analyzer.parents.get(element)
+        # the whole index of a one-axis subscript: a gather or scatter by a 0-d device index
+        return isinstance(subscript, cst.Subscript) and len(subscript.slice) == 1
     while parent is not None and C.elementwise_parent(analyzer, child, parent):
         child, parent = parent, analyzer.parents.get(parent)
     if isinstance(parent, cst.Arg):

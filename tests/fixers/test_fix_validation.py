@@ -52,6 +52,7 @@ def test_rules_still_needing_scalar_access_are_the_documented_ones(results) -> N
     assert unclean == set(fv.UNFIXABLE)
     for r in results:
         assert not r.strict_before == "clean", f"{r.case.id} was already clean: not a useful corpus rule"
+        assert sum(r.before.values()) > 0, f"{r.case.id} has no finding by default: nothing for --fix to act on"
         if r.strict_clean:
             assert sum(r.remaining.values()) == 0, r.case.id
 

@@ -1,0 +1,137 @@
+"""Sums of outer products over a loop (SL101, SL104) become one matrix product.
+
+What it rewrites
+    A loop adding one scaled outer product per index, the pullback of ``svdvals`` (and of
+    ``eigh``, low-rank updates) as ChainRules writes it::
+
+        for i in range(k):                                     ->  dA += (U[:, :k] * ds[:k]) @ Vh[:k, :]
+            dA += ds[i] * xp.outer(U[:, i], Vh[i, :])
+
+    ``sum_i c[i] * outer(u_i, v_i)`` is ``(columns u_i scaled by c) @ (rows v_i)``: one matrix
+    product instead of ``k`` launches of an ``n x m`` update and ``k`` scalar reads.
+
+When it is offered
+    The loop runs over ``range(k)`` from 0; its body is one ``acc += v`` (``acc`` a name)
+    where ``v`` is ``xp.outer(a, b)`` or ``c * xp.outer(a, b)`` (either order), ``c`` is an
+    element ``c[i]`` of an array or loop-invariant, and ``a``, ``b`` are each a column
+    ``P[:, i]`` or a row ``P[i, :]``/``P[i]`` of a loop-invariant matrix; ``i`` is not used after
+    the loop; an array module alias is in scope.
+
+Applicability
+    Unsafe: it assumes the matrices have at least ``k`` columns (or rows) to take, that
+    ``acc`` does not share memory with them, and the products are summed in another order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis.kinds import Tag
+from scalarlint.diagnostics import Applicability, Fix
+
+from . import _common as C
+from .loop_names import index_unused_after
+from .loop_plan import _simple
+from .loop_ranges import range_info
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.checks.base import Finding
+
+CODES = frozenset({"SL101", "SL104"})
+MESSAGE = "Replace the sum of outer products with one matrix product"
+
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+    loops = analyzer.context.enclosing_loops(finding.node)
+    parent = analyzer.parents.get(finding.node)
+    if isinstance(parent, cst.For) and parent.iter is finding.node:
+        loops = [parent, *loops]
+    if not loops or not isinstance(loops[0], cst.For):
+        return []
+    edit = _rewrite(analyzer, loops[0])
+    return [Fix(Applicability.UNSAFE, MESSAGE, (edit,))] if edit is not None else []
+
+
+def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-def]
+    if loop.orelse is not None or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    rng = range_info(loop.iter)
+    xp = C.array_namespace_alias(analyzer, loop)
+    if rng is None or rng.start != 0 or rng.reverse or xp is None or len(loop.body.body) != 1:
+        return None
+    update = _simple(loop.body.body[0])
+    if not (isinstance(update, cst.AugAssign) and isinstance(update.operator, cst.AddAssign) and isinstance(update.target, cst.Name)):
+        return None
+    index = loop.target.value
+    found = _scaled_outer(analyzer, update.value, xp)
+    if found is None or not index_unused_after(analyzer, loop) or index in C.names_in(rng.stop):
+        return None
+    scale, left, right = found
+    stop = rng.stop.with_changes(lpar=(), rpar=()) if getattr(rng.stop, "lpar", None) else rng.stop
+    columns = _stacked(analyzer, left, index, stop, as_columns=True)
+    rows = _stacked(analyzer, right, index, stop, as_columns=False)
+    if columns is None or rows is None or update.target.value in C.names_in(update.value):
+        return None
+    if scale is not None:
+        factor = _scale(analyzer, scale, index, stop)
+        if factor is None:
+            return None
+        columns = cst.BinaryOperation(left=columns, operator=cst.Multiply(), right=factor, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    product = cst.BinaryOperation(left=columns, operator=cst.MatrixMultiply(), right=rows)
+    statement = cst.SimpleStatementLine(body=[update.with_changes(value=product)])
+    return C.replace_statements(analyzer, loop, loop, [statement])
+
+
+def _scaled_outer(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str):  # type: ignore[no-untyped-def]
+    """(scale or None, a, b) of ``c * xp.outer(a, b)`` or ``xp.outer(a, b)``."""
+    def outer(node: cst.BaseExpression):  # type: ignore[no-untyped-def]
+        if isinstance(node, cst.Call) and C.module_function(analyzer, node) == "outer" and len(node.args) == 2:
+            if not any(a.keyword or a.star for a in node.args):
+                return node.args[0].value, node.args[1].value
+        return None
+
+    pair = outer(value)
+    if pair is not None:
+        return None, pair[0], pair[1]
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        for scale, other in ((value.left, value.right), (value.right, value.left)):
+            pair = outer(other)
+            if pair is not None:
+                return scale, pair[0], pair[1]
+    return None
+
+
+def _stacked(analyzer: FileAnalyzer, vector: cst.BaseExpression, index: str, stop: cst.BaseExpression, as_columns: bool):  # type: ignore[no-untyped-def]
+    """The ``k`` vectors ``vector`` takes over the loop, as the columns (``as_columns``) or
+    the rows of one matrix: ``P[:, i]`` -> ``P[:, :k]`` / ``P[:, :k].T``, ``P[i, :]`` -> ``P[:k, :].T`` / ``P[:k, :]``."""
+    if not (isinstance(vector, cst.Subscript) and isinstance(vector.value, (cst.Name, cst.Attribute))):
+        return None
+    if index in C.names_in(vector.value) or analyzer.context.inference.kind(vector.value).tag is not Tag.ARRAY:
+        return None
+    parts = [e.slice for e in vector.slice]
+    is_index = [isinstance(p, cst.Index) and isinstance(p.value, cst.Name) and p.value.value == index for p in parts]
+    full = [isinstance(p, cst.Slice) and p.lower is None and p.upper is None and p.step is None for p in parts]
+    head = cst.Slice(lower=None, upper=stop)
+    everything = cst.Slice(lower=None, upper=None)
+    if len(parts) == 2 and full[0] and is_index[1]:  # column i
+        block = vector.value
+        taken = cst.Subscript(value=block, slice=[cst.SubscriptElement(everything), cst.SubscriptElement(head)])
+        return taken if as_columns else cst.Attribute(value=taken, attr=cst.Name("T"))
+    if (len(parts) == 2 and is_index[0] and full[1]) or (len(parts) == 1 and is_index[0]):  # row i
+        taken = cst.Subscript(value=vector.value, slice=[cst.SubscriptElement(head), cst.SubscriptElement(everything)])
+        return cst.Attribute(value=taken, attr=cst.Name("T")) if as_columns else taken
+    return None
+
+
+def _scale(analyzer: FileAnalyzer, scale: cst.BaseExpression, index: str, stop: cst.BaseExpression):  # type: ignore[no-untyped-def]
+    """``c[i]`` -> ``c[:k]`` (one factor per column); a loop-invariant scale stays as it is."""
+    if index not in C.names_in(scale):
+        return scale
+    values = C.index_values(scale) if isinstance(scale, cst.Subscript) else None
+    if values and len(values) == 1 and isinstance(values[0], cst.Name) and values[0].value == index:
+        if index not in C.names_in(scale.value) and analyzer.context.inference.kind(scale.value).tag is Tag.ARRAY:  # type: ignore[attr-defined]
+            return cst.Subscript(value=scale.value, slice=[cst.SubscriptElement(cst.Slice(lower=None, upper=stop))])  # type: ignore[attr-defined]
+    return None
