@@ -37,7 +37,8 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
         loops.insert(0, header)  # an SL104 finding on the loop itself (or its iterable)
     if not loops:
         return _outside_loops(finding, analyzer)
-    inner = any(isinstance(n, (cst.For, cst.While)) and ctx.is_data_loop(n) for n in C.walk(loops[0].body))
+    body = getattr(loops[0], "body", None)  # (a comprehension's `for` has none)
+    inner = body is not None and any(isinstance(n, (cst.For, cst.While)) and ctx.is_data_loop(n) for n in C.walk(body))
     if len(loops) > 1 or inner:
         return "a nest of loops over data: each level would need its own rewrite (vectorize the inner loop first)"
     loop = loops[0]

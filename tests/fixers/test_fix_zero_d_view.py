@@ -75,7 +75,7 @@ def test_not_offered_where_the_value_is_used_on_the_host(snip) -> None:
     host_uses = {
         "an if": RULE.replace("    return y, getindex_pullback\n", "    if y > 0:\n        y = y * 2\n    return y, getindex_pullback\n"),
         "int()": RULE.replace("    return y, getindex_pullback\n", "    n = int(y)\n    return n, getindex_pullback\n"),
-        "an index": RULE.replace("    return y, getindex_pullback\n", "    return x[y], getindex_pullback\n"),
+        "a slice bound": RULE.replace("    return y, getindex_pullback\n", "    return x[:y], getindex_pullback\n"),
         "an unknown function": RULE.replace("    return y, getindex_pullback\n", "    return foo(y), getindex_pullback\n"),
         "inside a loop over data": RULE.replace("    y = x[i]\n", "    for k in range(len(x)):\n        y = x[k]\n        print(y)\n"),
     }
