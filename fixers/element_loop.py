@@ -82,8 +82,10 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
         return []
     if any(ctx.is_data_loop(outer) for outer in loops[1:]):
         return []  # a nest of data loops: not one element per iteration
-    edit = _vectorize_loop(analyzer, loops[0])
-    return [Fix(Applicability.UNSAFE, MESSAGE, (edit,))] if edit is not None else []
+    edits = _vectorize_loop(analyzer, loops[0])
+    if edits is None:
+        return []
+    return [Fix(Applicability.UNSAFE, MESSAGE, edits if isinstance(edits, tuple) else (edits,))]
 
 
 def _over_data(analyzer: FileAnalyzer, loop: cst.For) -> bool:
@@ -154,7 +156,7 @@ def _branches(statement: cst.If) -> tuple[list[tuple[cst.BaseExpression, cst.Bas
     return branches, node.body.body[0]
 
 
-def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
+def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit, ...] | None:
     if loop.orelse is not None or loop.asynchronous is not None:
         return None
     header = _header(analyzer, loop)
@@ -203,7 +205,12 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | None:
         else:
             statement = small.with_changes(targets=[cst.AssignTarget(lhs)], value=value)
         new.append(cst.SimpleStatementLine(body=[statement]))
-    return C.replace_statements(analyzer, loop, loop, new)
+    edit = C.replace_statements(analyzer, loop, loop, new)
+    if edit is None:
+        return None
+    allocations = [_host_allocation(plan, _target(w)) for w in writes]
+    extra = tuple(dict.fromkeys(a for a in allocations if a is not None))
+    return (edit, *extra) if extra else edit
 
 
 def _whole_flat_write(plan: LoopPlan, target: cst.Subscript, value: cst.BaseExpression) -> tuple[cst.Subscript, cst.BaseExpression] | None:
@@ -229,6 +236,37 @@ def _whole_flat_write(plan: LoopPlan, target: cst.Subscript, value: cst.BaseExpr
 
 
 _LIKE = ("zeros_like", "empty_like", "ones_like", "full_like")
+
+
+_ALLOCATIONS = ("empty", "zeros", "ones", "full")
+
+
+def _host_allocation(plan: LoopPlan, target: cst.BaseExpression) -> Edit | None:
+    """``out = np.empty(n)`` (NumPy itself, not the rule's array module) for an array the loop
+    fills from device values: allocate it like the array the loop runs over
+    (``np.empty(n, like=x)``, NEP 35), so the whole-array write stays on the device. The loop
+    wrote element by element into a host array; the vector form would copy to the host."""
+    base = target.value if isinstance(target, cst.Subscript) else None
+    array = plan.rng.stop.args[0].value if isinstance(plan.rng.stop, cst.Call) and plan.rng.stop.args else None  # len(x)
+    if isinstance(plan.rng.stop, cst.Subscript) and isinstance(plan.rng.stop.value, cst.Attribute):
+        array = plan.rng.stop.value.value  # x.shape[0]
+    if not isinstance(base, cst.Name) or not isinstance(array, cst.Name):
+        return None
+    assignments = C.assignments_of(plan.analyzer, base)
+    if not assignments or len(assignments) != 1:
+        return None
+    call = C.binding_value(plan.analyzer, assignments[0].node)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
+        return None
+    if call.func.attr.value not in _ALLOCATIONS or any(a.keyword and a.keyword.value == "like" for a in call.args):
+        return None
+    scope = plan.analyzer.scopes.get(call.func.value)
+    qualified = {q.name for q in scope.get_qualified_names_for(call.func.value)} if scope is not None else set()
+    if qualified != {"numpy"}:
+        return None  # the rule's own namespace (or CuPy) already allocates on the right device
+    like = cst.Arg(array, keyword=cst.Name("like"), equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    args = [*call.args[:-1], call.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), like]
+    return C.replace_expression(plan.analyzer, call, call.with_changes(args=args))
 
 
 def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:

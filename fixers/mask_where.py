@@ -11,7 +11,10 @@ What it rewrites
         s = xp.sum(x[x > 0])        ->  s = xp.sum(xp.where(x > 0, x, 0))
 
 When it is offered
-    The written array is a plain name (the fix rebinds it); the value is a number, a name, or
+    The written array is a plain name (the fix rebinds it) and the mask provably has its rank:
+    built with comparisons, ``&``/``|``/``~`` and elementwise functions from the array itself or
+    from arrays of the same known rank (``a[m]`` with a lower-rank ``m`` picks whole rows, which
+    ``xp.where`` would get wrong). The value is a number, a name, or
     an elementwise expression whose only masked reads use the same mask (``dy[m]``, read as
     ``dy``). A masked read is rewritten only as the one argument of ``sum`` (or ``nansum``) of
     the array module. An array module alias is in scope.
@@ -86,11 +89,47 @@ def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpressi
     else:
         return []
     name = target.value.value
-    if value is None:
+    if value is None or not same_rank(analyzer, target.value, mask):
         return []
     rebind = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=_where(xp, mask, value, cst.Name(name)))
-    edit = C.replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind])])
+    # the statement's own leading lines (comments above it) stay where they are
+    edit = C.replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind], leading_lines=())])
     return [Fix(Applicability.UNSAFE, WRITE_MESSAGE, (edit,))] if edit is not None else []
+
+
+def same_rank(analyzer: FileAnalyzer, array: cst.BaseExpression, mask: cst.BaseExpression) -> bool:
+    """Whether the mask has the array's rank: built elementwise from the array itself, or from
+    arrays of the same known rank. ``a[m]`` with ``m`` of lower rank selects whole rows (its
+    leading axes), where ``xp.where(m, v, a)`` would broadcast ``m`` over the *last* axes."""
+    inference = analyzer.context.inference
+    code = analyzer.module.code_for_node
+    target_rank = inference.kind(array).rank
+    if not _elementwise_mask(analyzer, mask):
+        return False
+    operands = [
+        n for n in C.walk(mask)
+        if isinstance(n, (cst.Name, cst.Attribute)) and inference.kind(n).is_array
+        and not (isinstance(analyzer.parents.get(n), cst.Attribute) and analyzer.parents.get(n).value is n)  # type: ignore[union-attr]
+    ]
+    if not operands:
+        return False
+    for operand in operands:
+        if code(operand) == code(array):
+            continue
+        rank = inference.kind(operand).rank
+        if rank is None or target_rank is None or rank != target_rank or inference.kind(operand).doubt:
+            return False
+    return True
+
+
+def _elementwise_mask(analyzer: FileAnalyzer, mask: cst.BaseExpression) -> bool:
+    """Comparisons, ``&``/``|``/``~`` and elementwise calls only: the mask keeps its operands' shape."""
+    for node in C.walk(mask):
+        if isinstance(node, cst.Call) and not C.is_elementwise_call(analyzer, node):
+            return False
+        if isinstance(node, cst.Subscript):
+            return False
+    return True
 
 
 def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -134,7 +173,7 @@ def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpre
     call = analyzer.parents.get(arg) if isinstance(arg, cst.Arg) else None
     if not (isinstance(call, cst.Call) and isinstance(arg, cst.Arg) and len(call.args) == 1 and arg.keyword is None and not arg.star):
         return []
-    if C.module_function(analyzer, call) not in ("sum", "nansum"):
+    if C.module_function(analyzer, call) not in ("sum", "nansum") or not same_rank(analyzer, read.value, mask):
         return []
     replacement = _where(xp, mask, read.value, cst.Integer("0"))
     return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (C.replace_expression(analyzer, read, replacement),))]

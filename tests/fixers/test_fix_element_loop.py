@@ -324,3 +324,37 @@ def test_a_loop_over_columns_becomes_an_axis_reduction_and_one_scatter(snip) -> 
         _, pullback = after["rrule_maximum_dims"](strict(A))  # type: ignore[operator]
         got = to_host(pullback(strict(dy))[0])
     np.testing.assert_array_equal(got, expected)  # ties go to the first row in both
+
+
+HOST_OUTPUT = '''\
+import numpy as np
+
+
+def rrule_mean_numpy(x: np.ndarray):
+    y = np.mean(x)
+
+    def mean_numpy_pullback(dy):
+        out = np.empty(x.shape[0])
+        for i in range(x.shape[0]):
+            out[i] = dy / x.shape[0]
+        return (out,)
+
+    return y, mean_numpy_pullback
+'''
+
+
+def test_an_output_allocated_by_numpy_is_allocated_like_the_input(snip) -> None:
+    from scalarlint.runtime import StrictArray, disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(HOST_OUTPUT)
+    assert "        out = np.empty(x.shape[0], like=x)\n        out[:x.shape[0]] = dy / x.shape[0]\n" in outcome.text
+    namespace: dict[str, object] = {}
+    exec(compile(outcome.text, "fixed", "exec"), namespace)
+    with disallow_scalar():
+        _, pullback = namespace["rrule_mean_numpy"](strict(np.arange(4.0)))  # type: ignore[operator]
+        (out,) = pullback(strict(np.asarray(2.0)))
+    assert isinstance(out, StrictArray)  # on the device, not a host array filled by a sync
+    np.testing.assert_array_equal(to_host(out), [0.5] * 4)
+    # the rule's own namespace already allocates on the device: nothing to add
+    own = HOST_OUTPUT.replace("    def mean_numpy_pullback(dy):\n", "    xp = x.__array_namespace__()\n\n    def mean_numpy_pullback(dy):\n").replace("np.empty(x.shape[0])", "xp.empty(x.shape[0])")
+    assert "like=" not in snip.fixed(own).text

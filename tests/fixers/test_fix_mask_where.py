@@ -12,11 +12,12 @@ from array_api_compat import array_namespace
 
 def rrule_relu_mask(x):
     xp = array_namespace(x)
+    x = xp.reshape(x, (-1,))  # rank 1, like the written array: the mask covers every axis
     y = xp.maximum(x, 0)
     s = xp.sum(x[x > 1])
 
     def relu_mask_pullback(dy):
-        dx = dy.copy()
+        dx = xp.reshape(dy, (-1,)) * 1
         dx[x <= 0] = 0
         dx[x > 1] += dy[x > 1] * 2
         return (dx,)
@@ -59,8 +60,18 @@ def test_is_unsafe_and_left_alone_where_it_cannot_keep_the_meaning(snip) -> None
         "another mask in the value": RULE.replace("dx[x > 1] += dy[x > 1] * 2", "dx[x > 1] += dy[x > 2]"),
         "an attribute target": RULE.replace("dx[x <= 0] = 0", "self.dx[x <= 0] = 0"),
         "a masked max": RULE.replace("xp.sum(x[x > 1])", "xp.max(x[x > 1])"),
+        # a 1-D mask on a 2-D array picks whole rows; `xp.where` would broadcast it over columns
+        "a lower-rank mask": RULE.replace("dx[x <= 0] = 0", "G = xp.reshape(dy, (2, -1))\n        G[xp.sum(G, axis=1) > 0] = 0"),
+        "a mask of unknown rank": RULE.replace("dx[x <= 0] = 0", "dx[dy > 0] = 0"),
     }
     for why, text in cases.items():
         changed = [line for line in text.splitlines() if line not in RULE.splitlines()]
         fixed = {snip.apply_one(text, f) for _, f in snip.fixes_of(text, "SL106")}
         assert all(line in out for out in fixed for line in changed), why
+
+
+def test_a_comment_above_the_write_stays_once(snip) -> None:
+    text = RULE.replace("        dx[x <= 0] = 0\n", "        # no gradient below zero\n        dx[x <= 0] = 0\n")
+    fixed = snip.fixed(text).text
+    assert fixed.count("# no gradient below zero") == 1
+    assert "        # no gradient below zero\n        dx = xp.where(x <= 0, 0, dx)\n" in fixed
