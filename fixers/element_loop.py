@@ -13,7 +13,8 @@ What it rewrites
     other array is cut to the loop's length (``dy[:len(x)]``), so the result is exact even if
     it is longer. ``+=`` and the other augmented writes are kept. Beyond ``a[i]`` the loop
     plan (``loop_plan``) reads the diagonal ``A[i, i]`` as ``A[xp.arange(n), xp.arange(n)]``,
-    the mirror ``a[n - 1 - i]`` as ``xp.flip(a[:n])``, ``x.flat[i]`` as
+    the mirror ``a[n - 1 - i]`` as ``xp.flip(a[:n])``, a neighbour ``a[i - 1]`` in ``range(1, n)`` as
+    the shifted slice ``a[:n - 1]`` (never below index 0: ``a[-1]`` would wrap), ``x.flat[i]`` as
     ``xp.reshape(x, (-1,))``, ``b if c else d`` as ``xp.where(c, b, d)``, a column reduction
     ``xp.argmax(A[:, j])`` as ``xp.argmax(A[:, :n], axis=0)`` and ``A[r, j]`` (``r`` such a
     temporary) as ``A[r, xp.arange(n)]``.
@@ -104,7 +105,7 @@ def _header(analyzer: FileAnalyzer, loop: cst.For) -> tuple[RangeInfo, str, dict
     ``for i, v in enumerate(x)`` (``v`` is ``x[i]``)."""
     if isinstance(loop.target, cst.Name):
         rng = range_info(loop.iter)
-        return (rng, loop.target.value, {}) if rng is not None and rng.start == 0 else None
+        return (rng, loop.target.value, {}) if rng is not None and (rng.start == 0 or not rng.reverse) else None
     target, iterable = loop.target, loop.iter
     if not (isinstance(target, cst.Tuple) and len(target.elements) == 2 and all(isinstance(e.value, cst.Name) for e in target.elements)):
         return None
@@ -186,9 +187,13 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit,
     if writes is None or not writes:
         return None
     written_arrays = {code(_bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
-    mirrored = {code(_bare(n.value)) for w in writes for n in C.walk(w.value) if plan.mirror_access(n)}  # type: ignore[union-attr]
-    if written_arrays & mirrored:
-        return None  # the loop reads back what it already overwrote; the flip would not
+    moved = {
+        code(_bare(n.value))  # type: ignore[union-attr]
+        for w in writes for n in C.walk(w.value)
+        if plan.mirror_access(n) or plan.shifted_access(n) is not None
+    }
+    if written_arrays & moved:
+        return None  # the loop reads back what it already overwrote (a recurrence); the slices would not
     for small in writes:
         target = _target(small)
         if not _element_write(plan, small):

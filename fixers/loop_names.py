@@ -19,13 +19,36 @@ if TYPE_CHECKING:
 
 
 def index_unused_after(analyzer: FileAnalyzer, loop: cst.For) -> bool:
-    """Python leaves the loop variable bound after the loop; the vector form does not."""
+    """Python leaves the loop variable bound after the loop; the vector form does not. Safe
+    when every read of the name is inside a ``for`` loop that binds it (this one, or a later
+    loop reusing ``i``, which rebinds it before its body runs)."""
     targets = [loop.target] if isinstance(loop.target, cst.Name) else [
         e.value for e in getattr(loop.target, "elements", ()) if isinstance(e.value, cst.Name)
     ]
     if not targets or not isinstance(loop.target, (cst.Name, cst.Tuple)):
         return False
-    return all(only_used_in(analyzer, name, loop, name.value) for name in targets)
+    return all(_read_only_inside_binding_loops(analyzer, name) for name in targets)
+
+
+def _read_only_inside_binding_loops(analyzer: FileAnalyzer, target: cst.Name) -> bool:
+    scope = analyzer.scopes.get(target)
+    if scope is None:
+        return False
+    for assignment in scope.assignments[target.value]:
+        if not isinstance(assignment, Assignment):
+            return False
+        for access in assignment.references:
+            if not any(
+                isinstance(p, cst.For) and target.value in C.names_in(p.target) and _in_body(analyzer, access.node, p)
+                for p in C.ancestors(analyzer, access.node)
+            ):
+                return False
+    return True
+
+
+def _in_body(analyzer: FileAnalyzer, node: cst.CSTNode, loop: cst.For) -> bool:
+    """``node`` is in the loop's body (not its ``else``, not its iterable)."""
+    return any(p is loop.body for p in C.ancestors(analyzer, node))
 
 
 def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name: str) -> bool:

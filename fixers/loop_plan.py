@@ -66,11 +66,36 @@ class LoopPlan:
         return None
 
     # -- checks -----------------------------------------------------------------------------------
+    def shifted_access(self, node: cst.CSTNode) -> int | None:
+        """``a[i + c]`` or ``a[i - c]`` (``c`` a literal): the offset ``c`` (``-c``), read as the
+        slice ``a[start + c:n + c]``. A negative offset needs ``start >= c``: ``a[i - 1]`` at
+        ``i = 0`` reads ``a[-1]``, the last element, which no slice reproduces."""
+        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        if not (self.diagonal and values and len(values) == 1 and isinstance(values[0], cst.BinaryOperation)):
+            return None
+        index = values[0]
+        if not isinstance(index.operator, (cst.Add, cst.Subtract)):
+            return None
+        left, right = index.left, index.right
+        if isinstance(left, cst.Name) and left.value == self.index and C.integer_value(right) is not None:
+            offset = C.integer_value(right) if isinstance(index.operator, cst.Add) else -C.integer_value(right)  # type: ignore[operator]
+        elif isinstance(right, cst.Name) and right.value == self.index and isinstance(index.operator, cst.Add) and C.integer_value(left) is not None:
+            offset = C.integer_value(left)
+        else:
+            return None
+        if not offset or self.rng.start + offset < 0:  # type: ignore[operator]
+            return None
+        if self.analyzer.context.inference.kind(node.value).tag is not Tag.ARRAY:  # type: ignore[attr-defined]
+            return None
+        if C.names_in(node.value) & (self.assigned | {self.index}):  # type: ignore[attr-defined]
+            return None
+        return offset
+
     def element_access(self, node: cst.CSTNode) -> bool:
         values = C.index_values(node) if isinstance(node, cst.Subscript) else None
         return (
             values is not None
-            and (len(values) == 1 or self.diagonal and len(values) > 1)
+            and (len(values) == 1 or self.diagonal and len(values) > 1 and self.rng.start == 0)
             and all(isinstance(v, cst.Name) and v.value == self.index for v in values)
             and (
                 self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
@@ -83,6 +108,8 @@ class LoopPlan:
         """``a[n - 1 - i]`` (or ``a[n - i - 1]``) with ``n`` the range's length: the array read
         back to front, ``xp.flip(a[:n])``."""
         values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        if self.rng.start != 0:
+            return False
         if not (self.diagonal and values and len(values) == 1 and isinstance(values[0], cst.BinaryOperation)):
             return False
         index = values[0]
@@ -109,7 +136,7 @@ class LoopPlan:
     def column_reduction(self, node: cst.CSTNode) -> bool:
         """``xp.argmax(A[:, i])`` (or ``argmin``/``sum``/``max``/``min``/``prod``/``mean``) of
         column ``i``: all the columns at once with ``axis=0``."""
-        if not (self.diagonal and isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword):
+        if not (self.diagonal and self.rng.start == 0 and isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword):
             return False
         if C.module_function(self.analyzer, node) not in _COLUMN_REDUCTIONS:
             return False
@@ -129,7 +156,7 @@ class LoopPlan:
         positions ``(r, xp.arange(n))``."""
         values = C.index_values(node) if isinstance(node, cst.Subscript) else None
         return (
-            self.diagonal and values is not None and len(values) == 2
+            self.diagonal and self.rng.start == 0 and values is not None and len(values) == 2
             and isinstance(values[0], cst.Name) and values[0].value in self.temps
             and isinstance(values[1], cst.Name) and values[1].value == self.index
             and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
@@ -140,7 +167,9 @@ class LoopPlan:
         if self.column_reduction(node) or self.per_column_access(node):
             return True
         if isinstance(node, cst.Subscript):
-            return self.element_access(node) or self.mirror_access(node) or not (C.names_in(node) & (self.assigned | {self.index}))
+            if self.element_access(node) or self.mirror_access(node) or self.shifted_access(node) is not None:
+                return True
+            return not (C.names_in(node) & (self.assigned | {self.index}))
         if isinstance(node, cst.Name):
             if node.value in self.elements or node.value in self.temps:
                 return True
@@ -172,9 +201,12 @@ class LoopPlan:
     def vectorized(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         return expr.visit(_Vectorize(self))  # type: ignore[return-value]
 
-    def block(self, base: cst.BaseExpression) -> cst.BaseExpression:
-        """``a`` for the range's own array, else ``a[:n]``; ``x.flat`` reads ``xp.reshape(x, (-1,))``."""
+    def block(self, base: cst.BaseExpression, offset: int = 0) -> cst.BaseExpression:
+        """``a`` for the range's own array, else ``a[:n]``; ``x.flat`` reads ``xp.reshape(x, (-1,))``;
+        from a start ``s`` or at an offset ``c``, ``a[s + c:n + c]``."""
         base = base.with_changes(lpar=(), rpar=()) if getattr(base, "lpar", None) else base
+        if offset or self.rng.start:
+            return self.window(base, offset)
         whole = self.whole is not None and self.analyzer.module.code_for_node(base) == self.whole
         flat = self.flat_array(base)
         if flat is not None:
@@ -182,6 +214,25 @@ class LoopPlan:
             shape = cst.Tuple(elements=[cst.Element(minus_one, comma=cst.Comma())])
             base = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("reshape")), args=[cst.Arg(flat), cst.Arg(shape)])
         return base if whole else self.prefix(base)
+
+    def window(self, base: cst.BaseExpression, offset: int) -> cst.Subscript:
+        """``a[s + c:n + c]``: the elements the loop reads at ``i + c`` for ``i`` in ``range(s, n)``."""
+        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        lower = self.rng.start + offset
+        # ``n - k`` shifted by ``c`` is ``n - (k - c)``: fold the constants
+        base_stop, constant = stop, 0
+        if isinstance(stop, cst.BinaryOperation) and isinstance(stop.operator, (cst.Add, cst.Subtract)) and C.integer_value(stop.right) is not None:
+            base_stop = stop.left
+            constant = C.integer_value(stop.right) * (1 if isinstance(stop.operator, cst.Add) else -1)  # type: ignore[operator]
+        total = constant + offset
+        if total > 0:
+            upper: cst.BaseExpression = cst.BinaryOperation(left=base_stop, operator=cst.Add(), right=cst.Integer(str(total)))
+        elif total < 0:
+            upper = cst.BinaryOperation(left=base_stop, operator=cst.Subtract(), right=cst.Integer(str(-total)))
+        else:
+            upper = base_stop
+        first = cst.Integer(str(lower)) if lower else None
+        return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=first, upper=upper))])
 
     def prefix(self, base: cst.BaseExpression) -> cst.Subscript:
         stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
@@ -223,6 +274,7 @@ class _Vectorize(cst.CSTTransformer):
     def on_visit(self, node: cst.CSTNode) -> bool:
         accessed = isinstance(node, cst.Subscript) and (
             self.plan.element_access(node) or self.plan.mirror_access(node) or self.plan.per_column_access(node)
+            or self.plan.shifted_access(node) is not None
         )
         return not accessed and not self.plan.column_reduction(node) and super().on_visit(node)
 
@@ -231,6 +283,9 @@ class _Vectorize(cst.CSTTransformer):
             return self.plan.per_column(original)
         if self.plan.element_access(original):
             return self.plan.diagonal_of(original) if len(original.slice) > 1 else self.plan.block(original.value)
+        offset = self.plan.shifted_access(original)
+        if offset is not None:
+            return self.plan.block(original.value, offset)
         if self.plan.mirror_access(original):
             axis = cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)
             flip = cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("flip"))

@@ -54,7 +54,7 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
     if isinstance(loop.target, cst.Name):
         other = _other_index(analyzer, loop)
         if other:
-            return f"the index `{other}` is not the loop variable (nor its mirror or the diagonal): iterations may touch the same element"
+            return f"the index `{other}` is not the loop variable, a shift of it (`i - 1`), its mirror or the diagonal: iterations may touch the same element"
     unknown = _unknown_call(analyzer, loop)
     if unknown in ("int", "float", "bool", "complex"):
         return f"`{unknown}()` copies elements to the host in the loop: the body works on host numbers, not on arrays"
@@ -130,10 +130,14 @@ def _other_index(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
     index = loop.target.value  # type: ignore[attr-defined]
     code = analyzer.module.code_for_node
     for node in C.walk(loop.body):
-        if not isinstance(node, cst.Subscript) or not analyzer.context.inference.selects_element(node):
+        if not isinstance(node, cst.Subscript) or not analyzer.context.inference.kind(node.value).is_array:
             continue
         for value in C.index_values(node) or []:
-            if index in C.names_in(value) and not (isinstance(value, cst.Name) and value.value == index):
+            shifted = (
+                isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract))
+                and isinstance(value.left, cst.Name) and value.left.value == index and C.integer_value(value.right) is not None
+            )
+            if index in C.names_in(value) and not (isinstance(value, cst.Name) and value.value == index) and not shifted:
                 return code(value)
     return None
 

@@ -75,7 +75,8 @@ def test_loop_becomes_whole_array_statements(snip, case: str) -> None:
     [
         # a loop-carried value (a running sum is running_scan's; a difference is no scan)
         ["acc = 0.0", "for i in range(len(x)):", "    acc = acc - x[i]", "    dx[i] = acc"],
-        ["for i in range(1, len(x)):", "    dx[i] = x[i - 1]"],  # another element
+        ["for i in range(1, len(x)):", "    dx[i] = dx[i - 1] + x[i]"],  # a recurrence on the written array
+        ["for i in range(len(x)):", "    dx[i] = x[i - 1]"],  # x[-1] at i = 0: no slice reads that
         ["for i in range(len(x)):", "    dx[i] = x[i] * i"],  # the index as a value
         ["for i in range(len(x)):", "    dx[i] = foo(x[i])"],  # unknown function of an element
         ["for i in range(len(x)):", "    dx[i] = x[i]", "    if x[i] > 0:", "        break"],
@@ -358,3 +359,43 @@ def test_an_output_allocated_by_numpy_is_allocated_like_the_input(snip) -> None:
     # the rule's own namespace already allocates on the device: nothing to add
     own = HOST_OUTPUT.replace("    def mean_numpy_pullback(dy):\n", "    xp = x.__array_namespace__()\n\n    def mean_numpy_pullback(dy):\n").replace("np.empty(x.shape[0])", "xp.empty(x.shape[0])")
     assert "like=" not in snip.fixed(own).text
+
+
+
+NEIGHBOURS = '''\
+from array_api_compat import array_namespace
+
+
+def rrule_diff(x):
+    xp = array_namespace(x)
+    x = xp.reshape(x, (-1,))
+    y = x[1:] - x[:-1]
+
+    def diff_pullback(dy):
+        dx = xp.zeros_like(x)
+        for i in range(1, len(x)):
+            dx[i] = dy[i - 1]
+        for i in range(len(x) - 1):
+            dx[i] -= dy[i] * x[i + 1] / x[i + 1]
+        return (dx,)
+
+    return y, diff_pullback
+'''
+
+
+def test_neighbour_reads_become_shifted_slices(snip) -> None:
+    from scalarlint.runtime import disallow_scalar, strict, to_host
+
+    outcome = snip.fixed(NEIGHBOURS)
+    assert "        dx[1:len(x)] = dy[:len(x) - 1]\n" in outcome.text
+    assert "        dx[:len(x) - 1] -= dy[:len(x) - 1] * x[1:len(x)] / x[1:len(x)]\n" in outcome.text
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
+    exec(compile(NEIGHBOURS, "before", "exec"), before)
+    exec(compile(outcome.text, "after", "exec"), after)
+    x, dy = np.array([1.0, 2.0, 4.0, 8.0, 3.0]), np.array([1.0, -1.0, 2.0, 5.0])
+    expected = before["rrule_diff"](x)[1](dy)[0]  # type: ignore[operator]
+    with disallow_scalar():
+        _, pullback = after["rrule_diff"](strict(x))  # type: ignore[operator]
+        got = to_host(pullback(strict(dy))[0])
+    np.testing.assert_allclose(got, expected)

@@ -39,7 +39,7 @@ CASES = {
         ["for i in range(len(x)):", "    if x[i] > 3:", "        break", "    dx[i] = x[i]"],
         "the loop exits early",
     ),
-    "other index": (["for i in range(1, len(x)):", "    dx[i] = x[i] - x[i - 1]"], "the index `i - 1` is not the loop variable"),
+    "other index": (["for i in range(len(x)):", "    dx[i] = x[i] - x[i // 2]"], "the index `i // 2` is not the loop variable"),
     "unknown call": (["for i in range(len(x)):", "    dx[i] = helper(x[i])"], "`helper(...)` is not known to be elementwise"),
     "nest": (
         ["for i in range(len(x)):", "    for j in range(len(w)):", "        dx[i] += x[i] * w[j]"],
