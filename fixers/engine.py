@@ -17,7 +17,6 @@ most ``MAX_ROUNDS`` rounds run, so a fixer that keeps rewriting its own output c
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import difflib
 import glob
@@ -29,10 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import libcst as cst
 
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project
+from scalarlint.analysis.syntax_versions import ast_parse, parse_module
 from scalarlint.analysis.sources import SourceFile, decode_source, encode_source, read_regular
 from scalarlint.config import Config
 from scalarlint.engine import check_source, index_source
@@ -150,8 +149,8 @@ def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> 
 def parses(text: str) -> bool:
     """Whether ``text`` is valid Python for both libcst and CPython's parser."""
     try:
-        cst.parse_module(text)
-        ast.parse(text)
+        parse_module(text)
+        ast_parse(text)
     except Exception:
         return False
     return True

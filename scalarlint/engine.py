@@ -7,7 +7,6 @@ file becomes a ``FileError``.
 
 from __future__ import annotations
 
-import ast
 import os
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from scalarlint.analysis.index import ModuleIndex, build_index
 from scalarlint.analysis.project import Project, Target, module_name_for
+from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.analysis.sources import SourceFile, read_source
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
@@ -42,7 +42,7 @@ def index_source(source: SourceFile, config: Config, module: str | None = None, 
         return None
     try:
         with time_limit(config.file_time_limit):
-            return build_index(ast.parse(source.text, filename=source.path), source.path, module, package, config)
+            return build_index(ast_parse(source.text, filename=source.path), source.path, module, package, config)
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)")
     except SyntaxError as exc:

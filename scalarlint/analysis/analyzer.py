@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 import libcst as cst
+
+from scalarlint.analysis import syntax_versions
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
 from scalarlint.analysis.index import lambda_key
@@ -37,8 +39,9 @@ class ParseFailure(Exception):
 
 
 def parse_module(text: str) -> cst.Module:
+    """The file's libcst tree, in any grammar up to 3.14 (``syntax_versions``)."""
     try:
-        return cst.parse_module(text)
+        return syntax_versions.parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise ParseFailure(f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {exc.message}") from exc
     except Exception as exc:  # libcst raises plain exceptions for some unsupported syntax
