@@ -37,6 +37,7 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
+from .loop_plan import _bare
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -67,9 +68,6 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
     return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("where")), args=[cst.Arg(_bare(a)) for a in args])
 
-
-def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
 
 
 def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:

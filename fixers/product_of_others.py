@@ -48,7 +48,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _simple
-from .loop_plan import LoopPlan
+from .loop_plan import _EQUAL, LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
 
@@ -257,7 +257,6 @@ def _others(xp: str, x: cst.BaseExpression) -> cst.BaseExpression:
     return cst.BinaryOperation(left=left, operator=cst.Multiply(), right=right)
 
 
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 class _Substitute(cst.CSTTransformer):

@@ -41,7 +41,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _simple
-from .loop_plan import LoopPlan
+from .loop_plan import _EQUAL, LoopPlan, _bare
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
 
@@ -157,15 +157,11 @@ def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
     return value
 
 
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def _call(xp: str, function: str, args: list[cst.Arg]) -> cst.Call:
     return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(function)), args=args)
 
-
-def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
 
 
 def _previous_statement(analyzer: FileAnalyzer, loop: cst.For) -> cst.SimpleStatementLine | None:

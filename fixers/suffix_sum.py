@@ -36,7 +36,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _element_write, _simple, _target, _writes
-from .loop_plan import LoopPlan
+from .loop_plan import _EQUAL, LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import RangeInfo, range_info
 from .running_scan import _numeric_start, _update
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 
 CODES = frozenset({"SL101", "SL102", "SL104"})
 MESSAGE = "Replace the per-element {kind} sums with one cumulative sum"
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:

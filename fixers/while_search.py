@@ -39,7 +39,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _simple
-from .loop_plan import LoopPlan
+from .loop_plan import _EQUAL, LoopPlan
 from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:
@@ -52,7 +52,6 @@ _NEGATED: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
     cst.Equal: cst.NotEqual, cst.NotEqual: cst.Equal, cst.LessThan: cst.GreaterThanEqual,
     cst.GreaterThanEqual: cst.LessThan, cst.GreaterThan: cst.LessThanEqual, cst.LessThanEqual: cst.GreaterThan,
 }
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
