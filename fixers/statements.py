@@ -1,0 +1,113 @@
+"""Statement edits for the fixers: replace whole statements, at their indentation, keeping
+their comments.
+
+libcst prints the indentation of a nested block only as part of its parent, so statements
+are rendered through a throw-away block of the right indentation. A replacement spans from
+the first statement's first character to the end of the last one's line; comments above the
+first stay in place, and comments inside the replaced statements move above the new ones
+unless the new statements carry them already (a wrapped original statement).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis.tree import walk
+from scalarlint.diagnostics import Edit, Location
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+
+
+def block_siblings(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
+    """The statements of the block ``stmt`` is in (a function body, the module)."""
+    parent = analyzer.parents.get(stmt)
+    if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+        return parent.body
+    return None
+
+
+def line_text(analyzer: FileAnalyzer, row: int) -> str:
+    lines = analyzer.source.text.splitlines(keepends=True)
+    return lines[row - 1] if 0 < row <= len(lines) else ""
+
+
+def indentation(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> str | None:
+    """The whitespace before ``stmt`` on its first line, or None if code precedes it."""
+    rng = analyzer.positions[stmt]
+    prefix = line_text(analyzer, rng.start.line)[: rng.start.column]
+    return prefix if prefix.strip() == "" else None
+
+
+def newline(analyzer: FileAnalyzer) -> str:
+    return analyzer.source.newline
+
+
+def render_statements(analyzer: FileAnalyzer, statements: Sequence[cst.BaseStatement], indent: str) -> str:
+    """Text of ``statements`` as they would appear in a block indented by ``indent``.
+
+    The first statement's indentation is left out (the edit starts after it); the text ends
+    with the last statement's newline. Rendering happens inside a throw-away ``if`` whose
+    block has exactly ``indent``, so nested blocks, comments and multi-line strings come out
+    as libcst prints them in place.
+    """
+    holder = cst.Module(
+        body=[cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=list(statements), indent=indent or None))],
+        default_indent=analyzer.module.default_indent,
+        default_newline=newline(analyzer),
+    )
+    code = holder.code
+    head = "if _:" + newline(analyzer)
+    assert code.startswith(head + indent)
+    return code[len(head) + len(indent) :]
+
+
+def replace_statements(
+    analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement, new: Sequence[cst.BaseStatement]
+) -> Edit | None:
+    """Replace the statements from ``first`` to ``last`` (siblings in one block, ``last``
+    ending on its own line) with ``new``. Comments above ``first`` stay where they are; the
+    comments inside the replaced statements are kept as lines above the new ones."""
+    indent = indentation(analyzer, first)
+    if indent is None or indentation(analyzer, last) is None:
+        return None
+    carried = Counter(n.value for statement in new for n in walk(statement) if isinstance(n, cst.Comment))
+    kept = []
+    for comment in replaced_comments(analyzer, first, last):
+        if carried[comment]:  # the new statements already carry it (a wrapped original statement)
+            carried[comment] -= 1
+            continue
+        kept.append(cst.EmptyLine(indent=True, comment=cst.Comment(comment)))
+    if kept and new:
+        new = [new[0].with_changes(leading_lines=[*kept, *new[0].leading_lines]), *new[1:]]
+    text = render_statements(analyzer, new, indent)
+    if kept:  # the first line is the edit's start, after the indentation: keep that order
+        text = text.lstrip(" \t")
+    start = Location(analyzer.positions[first].start.line, analyzer.positions[first].start.column + 1)
+    end_row = analyzer.positions[last].end.line
+    end = Location(end_row + 1, 1)
+    source = analyzer.source.text
+    if end_row >= len(source.splitlines()) and not source.endswith(("\n", "\r")):
+        text = text.rstrip("\r\n")  # the file had no final newline: do not add one
+    return Edit(text, start, end)
+
+
+def replaced_comments(analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement) -> list[str]:
+    """The comments inside the statements from ``first`` to ``last``, in source order (the
+    ones above ``first`` are outside the replaced text)."""
+    siblings = block_siblings(analyzer, first) or [first]
+    start = next((i for i, s in enumerate(siblings) if s is first), 0)
+    stop = next((i for i, s in enumerate(siblings) if s is last), start)
+    above = {id(line.comment) for line in getattr(first, "leading_lines", ()) if line.comment is not None}
+    comments = [
+        node
+        for statement in siblings[start : stop + 1]
+        for node in walk(statement)
+        if isinstance(node, cst.Comment) and id(node) not in above
+    ]
+    comments.sort(key=lambda c: (analyzer.positions[c].start.line, analyzer.positions[c].start.column))
+    return [c.value for c in comments]
