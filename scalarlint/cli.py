@@ -125,7 +125,8 @@ def check(
 
     hidden = 0
     display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)
-    if (output_format == "text" or statistics) and not unsafe_fixes:  # unsafe fixes are shown only when asked for
+    # unsafe fixes are shown only when asked for (and a clean run need not import the fixers)
+    if (output_format == "text" or statistics) and not unsafe_fixes and result.diagnostics:
         from scalarlint.fixers.engine import visible_fixes
 
         visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
