@@ -91,6 +91,27 @@ def needs_parens(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     return not isinstance(parent, loose)
 
 
+# -- building expressions ------------------------------------------------------------------
+_KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def xp_call(xp: str, function: str, *args: cst.BaseExpression, axis: int | None = None) -> cst.Call:
+    """``xp.function(*args)``, with ``axis=N`` when ``axis`` is given: how every fixer writes a
+    call into the rule's own array module."""
+    arguments = [cst.Arg(a) for a in args] + ([axis_arg(axis)] if axis is not None else [])
+    return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(function)), args=arguments)
+
+
+def axis_arg(axis: int) -> cst.Arg:
+    """``axis=N`` (no spaces, as a keyword argument is written)."""
+    return cst.Arg(cst.Integer(str(axis)), keyword=cst.Name("axis"), equal=_KEYWORD_EQUAL)
+
+
+def bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``expr`` without its own parentheses (to use it as an argument or a slice bound)."""
+    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
 # -- tree navigation -----------------------------------------------------------------------
 def ancestors(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     parent = analyzer.parents.get(node)

@@ -65,7 +65,7 @@ from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
 from .loop_names import index_unused_after, only_used_in
-from .loop_plan import LoopPlan, _bare, _boolean, _is_target, _paren, _simple
+from .loop_plan import LoopPlan, _boolean, _is_target, _paren, _simple
 from .loop_ranges import RangeInfo, range_info
 
 if TYPE_CHECKING:
@@ -186,9 +186,9 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit,
     writes = _writes(body)
     if writes is None or not writes:
         return None
-    written_arrays = {code(_bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
+    written_arrays = {code(C.bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
     moved = {
-        code(_bare(n.value))  # type: ignore[union-attr]
+        code(C.bare(n.value))  # type: ignore[union-attr]
         for w in writes for n in C.walk(w.value)
         if plan.mirror_access(n) or plan.shifted_access(n) is not None
     }
@@ -236,7 +236,7 @@ def _whole_flat_write(plan: LoopPlan, target: cst.Subscript, value: cst.BaseExpr
         return None  # t must have the shape of the x whose size the loop runs over
     everything = cst.Subscript(value=array, slice=[cst.SubscriptElement(slice=cst.Index(cst.Ellipsis()))])
     shape = cst.Attribute(value=array, attr=cst.Name("shape"))
-    reshape = cst.Call(func=cst.Attribute(value=cst.Name(plan.xp), attr=cst.Name("reshape")), args=[cst.Arg(_bare(value)), cst.Arg(shape)])
+    reshape = C.xp_call(plan.xp, "reshape", C.bare(value), shape)
     return everything, reshape
 
 
@@ -305,8 +305,8 @@ def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine 
     tests = [test for test, _ in branches]
     if not all(_boolean(t) and plan.elementwise(t) for t in tests):
         return None
-    read = {code(_bare(n.value)) for t in tests for n in C.walk(t) if isinstance(n, cst.Subscript)}
-    if code(_bare(target.value)) in read:
+    read = {code(C.bare(n.value)) for t in tests for n in C.walk(t) if isinstance(n, cst.Subscript)}
+    if code(C.bare(target.value)) in read:
         return None  # the mask would change while the loop runs
     current = plan.diagonal_of(target) if len(target.slice) > 1 else plan.block(target.value)
 
@@ -318,10 +318,7 @@ def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine 
 
     result = branch_value(smalls[-1]) if default is not None else current
     for test, small in reversed(list(zip(tests, smalls))):
-        result = cst.Call(
-            func=cst.Attribute(value=cst.Name(plan.xp), attr=cst.Name("where")),
-            args=[cst.Arg(_bare(plan.vectorized(test))), cst.Arg(_bare(branch_value(small))), cst.Arg(result)],
-        )
+        result = C.xp_call(plan.xp, "where", C.bare(plan.vectorized(test)), C.bare(branch_value(small)), result)
     return cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(plan.written(target))], value=result)])
 
 

@@ -114,16 +114,16 @@ class LoopPlan:
             return False
         index = values[0]
         code = self.analyzer.module.code_for_node
-        stop = code(_bare(self.rng.stop))
+        stop = code(C.bare(self.rng.stop))
         if not isinstance(index.operator, cst.Subtract):
             return False
         left, right = index.left, index.right
         if isinstance(right, cst.Name) and right.value == self.index:  # (n - 1) - i
-            ok = isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract) and C.integer_value(left.right) == 1 and code(_bare(left.left)) == stop
+            ok = isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract) and C.integer_value(left.right) == 1 and code(C.bare(left.left)) == stop
         elif C.integer_value(right) == 1:  # (n - i) - 1
             ok = (
                 isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract)
-                and isinstance(left.right, cst.Name) and left.right.value == self.index and code(_bare(left.left)) == stop
+                and isinstance(left.right, cst.Name) and left.right.value == self.index and code(C.bare(left.left)) == stop
             )
         else:
             return False
@@ -212,12 +212,12 @@ class LoopPlan:
         if flat is not None:
             minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
             shape = cst.Tuple(elements=[cst.Element(minus_one, comma=cst.Comma())])
-            base = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("reshape")), args=[cst.Arg(flat), cst.Arg(shape)])
+            base = C.xp_call(self.xp, "reshape", flat, shape)
         return base if whole else self.prefix(base)
 
     def window(self, base: cst.BaseExpression, offset: int) -> cst.Subscript:
         """``a[s + c:n + c]``: the elements the loop reads at ``i + c`` for ``i`` in ``range(s, n)``."""
-        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        stop = C.bare(self.rng.stop)
         lower = self.rng.start + offset
         # ``n - k`` shifted by ``c`` is ``n - (k - c)``: fold the constants
         base_stop, constant = stop, 0
@@ -235,18 +235,18 @@ class LoopPlan:
         return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=first, upper=upper))])
 
     def prefix(self, base: cst.BaseExpression) -> cst.Subscript:
-        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
+        stop = C.bare(self.rng.stop)
         return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=stop))])
 
     def diagonal_of(self, subscript: cst.Subscript) -> cst.Subscript:
         """``A[i, i]`` -> ``A[xp.arange(n), xp.arange(n)]``: the same positions, one gather."""
-        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
-        positions = cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("arange")), args=[cst.Arg(stop)])
+        stop = C.bare(self.rng.stop)
+        positions = C.xp_call(self.xp, "arange", stop)
         return subscript.with_changes(slice=[element.with_changes(slice=cst.Index(positions)) for element in subscript.slice])
 
     def arange(self) -> cst.Call:
-        stop = self.rng.stop.with_changes(lpar=(), rpar=()) if getattr(self.rng.stop, "lpar", None) else self.rng.stop
-        return cst.Call(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("arange")), args=[cst.Arg(stop)])
+        stop = C.bare(self.rng.stop)
+        return C.xp_call(self.xp, "arange", stop)
 
     def per_column(self, subscript: cst.Subscript) -> cst.Subscript:
         """``A[r, i]`` -> ``A[r, xp.arange(n)]``."""
@@ -287,14 +287,11 @@ class _Vectorize(cst.CSTTransformer):
         if offset is not None:
             return self.plan.block(original.value, offset)
         if self.plan.mirror_access(original):
-            axis = cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)
-            flip = cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("flip"))
-            return cst.Call(func=flip, args=[cst.Arg(self.plan.block(original.value)), axis])
+            return C.xp_call(self.plan.xp, "flip", self.plan.block(original.value), axis=0)
         return updated
 
     def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp) -> cst.BaseExpression:
-        args = [cst.Arg(_bare(part)) for part in (updated.test, updated.body, updated.orelse)]
-        return cst.Call(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("where")), args=args)
+        return C.xp_call(self.plan.xp, "where", *(C.bare(part) for part in (updated.test, updated.body, updated.orelse)))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         array = self.plan.elements.get(original.value)
@@ -311,8 +308,7 @@ class _Vectorize(cst.CSTTransformer):
             columns = column.with_changes(  # type: ignore[attr-defined]
                 slice=[column.slice[0], column.slice[1].with_changes(slice=cst.Slice(lower=None, upper=self.plan.rng.stop))]  # type: ignore[attr-defined]
             )
-            axis = cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)
-            return updated.with_changes(args=[cst.Arg(columns), axis])
+            return updated.with_changes(args=[cst.Arg(columns), C.axis_arg(0)])
         if C.call_name(original.func) == ["abs"]:
             return updated.with_changes(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("abs")))
         return updated
@@ -323,7 +319,7 @@ class _Vectorize(cst.CSTTransformer):
         parts: list[cst.BaseExpression] = []
         left = updated.left
         for target in updated.comparisons:
-            parts.append(cst.Comparison(left=_bare(left), comparisons=[target], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+            parts.append(cst.Comparison(left=C.bare(left), comparisons=[target], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
             left = target.comparator
         result = parts[0]
         for part in parts[1:]:
@@ -341,11 +337,8 @@ class _Vectorize(cst.CSTTransformer):
 
 
 _COLUMN_REDUCTIONS = ("argmax", "argmin", "sum", "max", "min", "prod", "mean")
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
-def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -37,7 +37,6 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .loop_plan import _bare
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -66,7 +65,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 
 
 def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("where")), args=[cst.Arg(_bare(a)) for a in args])
+    return C.xp_call(xp, "where", *(C.bare(a) for a in args))
 
 
 

@@ -48,7 +48,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _simple
-from .loop_plan import _EQUAL, LoopPlan
+from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
 
@@ -241,10 +241,7 @@ def _product_node(analyzer: FileAnalyzer, value: cst.BaseExpression, name: str, 
 def _others(xp: str, x: cst.BaseExpression) -> cst.BaseExpression:
     """``left * right``: the exclusive cumulative products from each end."""
     def call(function: str, *args: cst.BaseExpression, axis: bool = False) -> cst.Call:
-        arguments = [cst.Arg(a) for a in args]
-        if axis:
-            arguments.append(cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL))
-        return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(function)), args=arguments)
+        return C.xp_call(xp, function, *args, axis=0 if axis else None)
 
     def head(a: cst.BaseExpression, upper: cst.BaseExpression | None, lower: cst.BaseExpression | None = None) -> cst.Subscript:
         return cst.Subscript(value=a, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])

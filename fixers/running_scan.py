@@ -41,7 +41,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _simple
-from .loop_plan import _EQUAL, LoopPlan, _bare
+from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import range_info
 
@@ -114,13 +114,12 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
     if not only_used_in(analyzer, init.body[0].targets[0].target, loop, accumulator):  # type: ignore[attr-defined]
         return None
     scan, neutral, combine = _SCANS[operator]
-    axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
     operand: cst.BaseExpression = plan.vectorized(value)
     if rng.reverse:
-        operand = _call(xp, "flip", [cst.Arg(_bare(operand)), *axis])
-    result: cst.BaseExpression = _call(xp, scan, [cst.Arg(_bare(operand)), *axis])
+        operand = C.xp_call(xp, "flip", C.bare(operand), axis=0)
+    result: cst.BaseExpression = C.xp_call(xp, scan, C.bare(operand), axis=0)
     if rng.reverse:
-        result = _call(xp, "flip", [cst.Arg(result), *axis])
+        result = C.xp_call(xp, "flip", result, axis=0)
     if start_value != neutral:
         result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
     assign = cst.Assign(targets=[cst.AssignTarget(plan.target(target.value))], value=result)
@@ -142,8 +141,7 @@ def _reduction(analyzer: FileAnalyzer, plan: LoopPlan, init: cst.SimpleStatement
         return None
     _, neutral, combine = _SCANS[operator]
     reduce = "sum" if operator is cst.Add else "prod"
-    axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
-    result: cst.BaseExpression = _call(plan.xp, reduce, [cst.Arg(_bare(plan.vectorized(value))), *axis])
+    result: cst.BaseExpression = C.xp_call(plan.xp, reduce, C.bare(plan.vectorized(value)), axis=0)
     if start != neutral:
         result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
     name = init.body[0].targets[0].target  # type: ignore[attr-defined]
@@ -158,9 +156,6 @@ def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
 
 
 
-
-def _call(xp: str, function: str, args: list[cst.Arg]) -> cst.Call:
-    return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(function)), args=args)
 
 
 

@@ -36,7 +36,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _element_write, _simple, _target, _writes
-from .loop_plan import _EQUAL, LoopPlan
+from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, only_used_in
 from .loop_ranges import RangeInfo, range_info
 from .running_scan import _numeric_start, _update
@@ -112,13 +112,10 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.CSTNode, str] |
         return None
     if not only_used_in(analyzer, init.body[0].targets[0].target, loop, total):  # type: ignore[union-attr]
         return None
-    axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
-
     def call(function: str, argument: cst.BaseExpression) -> cst.Call:
-        return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(function)), args=[cst.Arg(argument), *axis])
+        return C.xp_call(xp, function, argument, axis=0)
 
-    operand = inner_plan.vectorized(value)
-    operand = operand.with_changes(lpar=(), rpar=()) if getattr(operand, "lpar", None) else operand
+    operand = C.bare(inner_plan.vectorized(value))
     scan: cst.BaseExpression = call("flip", call("cumsum", call("flip", operand))) if kind == "suffix" else call("cumsum", operand)
     if start_value != 0:
         scan = cst.BinaryOperation(left=init.body[0].value, operator=cst.Add(), right=scan)  # type: ignore[union-attr]

@@ -94,10 +94,6 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 
 
 # -- building blocks ---------------------------------------------------------------------------
-def _call(xp: str, func: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name(func)), args=[cst.Arg(a) for a in args])
-
-
 def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
     """``expr`` parenthesized unless it binds at least as tightly as a subtraction operand."""
     if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer)) or getattr(expr, "lpar", None):
@@ -113,9 +109,9 @@ def found_index(xp: str, mask: cst.BaseExpression, last: bool, n: cst.BaseExpres
     """``xp.argmax(mask)`` or ``n - 1 - xp.argmax(xp.flip(mask))``."""
     mask = _strip(mask)
     if not last:
-        return _call(xp, reducer, mask)
+        return C.xp_call(xp, reducer, mask)
     head = cst.BinaryOperation(left=_atom(n), operator=cst.Subtract(), right=cst.Integer("1"))
-    return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=_call(xp, reducer, _call(xp, "flip", mask)))
+    return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=C.xp_call(xp, reducer, C.xp_call(xp, "flip", mask)))
 
 
 class _Vectorize(cst.CSTTransformer):
@@ -513,7 +509,7 @@ def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] 
     if len(call.args) == 2:
         if name != ["next"] or C.integer_value(call.args[1].value) is None:
             return None
-        found = _call(xp, "where", _call(xp, "any", _strip(mask)), found, call.args[1].value)
+        found = C.xp_call(xp, "where", C.xp_call(xp, "any", _strip(mask)), found, call.args[1].value)
     elif len(call.args) != 1:
         return None
     if not _bound_name_ok(analyzer, call):

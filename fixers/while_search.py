@@ -39,7 +39,7 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
 from .element_loop import _simple
-from .loop_plan import _EQUAL, LoopPlan
+from .loop_plan import LoopPlan
 from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:
@@ -101,12 +101,10 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untype
     if plan.whole is None or not plan.elementwise(loop.test) or not _tests_an_element(plan, loop.test):
         return None
     mask = _negated(plan.vectorized(loop.test))
-    axis = [cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_EQUAL)]
     if forward:
-        found: cst.BaseExpression = cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("argmax")), args=[cst.Arg(mask)])
+        found: cst.BaseExpression = C.xp_call(xp, "argmax", mask)
     else:
-        flipped = cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("flip")), args=[cst.Arg(mask), *axis])
-        last = cst.Call(func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("argmax")), args=[cst.Arg(flipped)])
+        last = C.xp_call(xp, "argmax", C.xp_call(xp, "flip", mask, axis=0))
         found = cst.BinaryOperation(left=start, operator=cst.Subtract(), right=last)
     assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(index))], value=found)
     return C.replace_statements(analyzer, siblings[position - 1], loop, [cst.SimpleStatementLine(body=[assign])])  # type: ignore[arg-type]
