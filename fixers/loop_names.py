@@ -67,3 +67,13 @@ def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name:
         if not all(inside(access.node) for access in assignment.references):
             return False
     return True
+
+
+def loops_around(analyzer: FileAnalyzer, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The loops around a finding, innermost first. A finding on a loop's header (SL104 reports
+    ``for ... in <iterable>`` at the iterable; SL103 at the ``for``) has that loop first: the
+    loop fixers rewrite it for that finding as for the element accesses inside it."""
+    loops = analyzer.context.enclosing_loops(node)
+    parent = analyzer.parents.get(node)
+    header = node if isinstance(node, (cst.For, cst.While)) else parent if isinstance(parent, cst.For) and parent.iter is node else None
+    return [header, *loops] if header is not None and header not in loops else loops

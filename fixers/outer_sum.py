@@ -32,7 +32,7 @@ from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
-from .loop_names import index_unused_after
+from .loop_names import index_unused_after, loops_around
 from .loop_plan import _simple
 from .loop_ranges import range_info
 
@@ -45,10 +45,7 @@ MESSAGE = "Replace the sum of outer products with one matrix product"
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
-    loops = analyzer.context.enclosing_loops(finding.node)
-    parent = analyzer.parents.get(finding.node)
-    if isinstance(parent, cst.For) and parent.iter is finding.node:
-        loops = [parent, *loops]
+    loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For):
         return []
     edit = _rewrite(analyzer, loops[0])

@@ -49,7 +49,7 @@ from scalarlint.diagnostics import Applicability, Fix
 from . import _common as C
 from .element_loop import _simple
 from .loop_plan import LoopPlan
-from .loop_names import index_unused_after, only_used_in
+from .loop_names import index_unused_after, loops_around, only_used_in
 from .loop_ranges import range_info
 
 if TYPE_CHECKING:
@@ -61,9 +61,7 @@ MESSAGE = "Replace the per-element product of the others with two exclusive cumu
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
-    loops = analyzer.context.enclosing_loops(finding.node)
-    if isinstance(finding.node, cst.For):
-        loops = [finding.node, *loops]
+    loops = loops_around(analyzer, finding.node)
     for loop in loops:
         if isinstance(loop, cst.For):
             edit = _rewrite(analyzer, loop)

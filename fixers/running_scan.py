@@ -42,7 +42,7 @@ from scalarlint.diagnostics import Applicability, Fix
 from . import _common as C
 from .element_loop import _simple
 from .loop_plan import LoopPlan
-from .loop_names import index_unused_after, only_used_in
+from .loop_names import index_unused_after, loops_around, only_used_in
 from .loop_ranges import range_info
 
 if TYPE_CHECKING:
@@ -62,9 +62,7 @@ _AUGMENTED = {cst.AddAssign: cst.Add, cst.MultiplyAssign: cst.Multiply}
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
-    loops = analyzer.context.enclosing_loops(finding.node)
-    if isinstance(finding.node, cst.For):
-        loops = [finding.node, *loops]
+    loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []
     rewrite = _rewrite(analyzer, loops[0])

@@ -43,7 +43,7 @@ from scalarlint.diagnostics import Applicability, Fix
 from . import _common as C
 from .element_loop import _simple
 from .loop_plan import LoopPlan
-from .loop_names import index_unused_after
+from .loop_names import index_unused_after, loops_around
 from .runtime_import import imported_name
 from .loop_ranges import range_info
 
@@ -59,9 +59,7 @@ ASSIGN_MESSAGE = "Replace the scatter loop with one assignment through the index
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
-    loops = analyzer.context.enclosing_loops(finding.node)
-    if isinstance(finding.node, cst.For):
-        loops = [finding.node, *loops]
+    loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []
     loop = loops[0]

@@ -37,7 +37,7 @@ from scalarlint.diagnostics import Applicability, Fix
 from . import _common as C
 from .element_loop import _element_write, _simple, _target, _writes
 from .loop_plan import LoopPlan
-from .loop_names import index_unused_after, only_used_in
+from .loop_names import index_unused_after, loops_around, only_used_in
 from .loop_ranges import RangeInfo, range_info
 from .running_scan import _numeric_start, _update
 
@@ -50,9 +50,7 @@ MESSAGE = "Replace the per-element {kind} sums with one cumulative sum"
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
-    loops = analyzer.context.enclosing_loops(finding.node)
-    if isinstance(finding.node, cst.For):
-        loops = [finding.node, *loops]
+    loops = loops_around(analyzer, finding.node)
     for loop in loops:
         if isinstance(loop, cst.For):
             rewritten = _rewrite(analyzer, loop)

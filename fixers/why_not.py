@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from . import _common as C
+from .loop_names import loops_around
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -30,11 +31,10 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
     if C.array_namespace_alias(analyzer, node) is None:
         return "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
     ctx = analyzer.context
-    loops = [loop for loop in ctx.enclosing_loops(node) if ctx.is_data_loop(loop)]
-    parent = analyzer.parents.get(node)
-    header = node if isinstance(node, (cst.For, cst.While)) else parent if isinstance(parent, cst.For) and parent.iter is node else None
-    if header is not None and header not in loops:
-        loops.insert(0, header)  # an SL104 finding on the loop itself (or its iterable)
+    enclosing = ctx.enclosing_loops(node)
+    header = loops_around(analyzer, node)[: -len(enclosing) or None]  # the loop the finding is on
+    # (that one counts even when the checker does not call it a loop over data)
+    loops = [*header, *(loop for loop in enclosing if ctx.is_data_loop(loop))]
     if not loops:
         return _outside_loops(finding, analyzer)
     body = getattr(loops[0], "body", None)  # (a comprehension's `for` has none)
