@@ -51,6 +51,9 @@ Applicability
     compare differently in a Python loop than in ``argmax``. And the index becomes a 0-d array
     rather than a Python int. Where a match is guaranteed (the predicate is ``== max``) the
     results agree; that guarantee is the reviewer's to confirm.
+
+This module rewrites the ``for`` loops; ``comprehension_search`` the generators and
+comprehensions, both from the building blocks in ``search_parts``.
 """
 
 from __future__ import annotations
@@ -60,12 +63,12 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from scalarlint.analysis.inference import call_name, positional
-from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
+from .comprehension_search import _search_call, _search_subscript
 from .loop_ranges import RangeInfo, range_info
+from .search_parts import _covers, _elementwise, _name_uses_ok, _Vectorize, found_index, vectorize_predicate
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -73,7 +76,6 @@ if TYPE_CHECKING:
 
 CODES = frozenset({"SL103"})
 MESSAGE = "Search on the device with `argmax` of a mask (differs when nothing matches)"
-DEVICE_INDEX_FUNCTIONS = C.ELEMENTWISE_FUNCTIONS | {"where"}
 
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
@@ -91,231 +93,6 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if not edits:
         return []
     return [Fix(Applicability.UNSAFE, MESSAGE, tuple(edits))]
-
-
-# -- building blocks ---------------------------------------------------------------------------
-def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """``expr`` parenthesized unless it binds at least as tightly as a subtraction operand."""
-    if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer)) or getattr(expr, "lpar", None):
-        return expr
-    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-
-def _strip(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
-
-
-def found_index(xp: str, mask: cst.BaseExpression, last: bool, n: cst.BaseExpression, reducer: str = "argmax") -> cst.BaseExpression:
-    """``xp.argmax(mask)`` or ``n - 1 - xp.argmax(xp.flip(mask))``."""
-    mask = _strip(mask)
-    if not last:
-        return C.xp_call(xp, reducer, mask)
-    head = cst.BinaryOperation(left=_atom(n), operator=cst.Subtract(), right=cst.Integer("1"))
-    return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=C.xp_call(xp, reducer, C.xp_call(xp, "flip", mask)))
-
-
-class _Vectorize(cst.CSTTransformer):
-    """``a[j]`` -> ``a``, ``abs`` -> ``xp.abs``, ``and``/``or``/``not`` -> ``&``/``|``/``~``."""
-
-    def __init__(self, reads: set[int], xp: str) -> None:
-        self.reads = reads
-        self.xp = xp
-
-    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-        if id(original) in self.reads:
-            return updated.value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
-        return updated
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if call_name(original.func) == ["abs"]:
-            return updated.with_changes(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("abs")))
-        return updated
-
-    def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
-        op = cst.BitAnd() if isinstance(original.operator, cst.And) else cst.BitOr()
-        return cst.BinaryOperation(
-            left=_parens(updated.left), operator=op, right=_parens(updated.right), lpar=updated.lpar, rpar=updated.rpar
-        )
-
-    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
-        if isinstance(original.operator, cst.Not):
-            return cst.UnaryOperation(operator=cst.BitInvert(), expression=_parens(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
-        return updated
-
-
-def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
-        return expr
-    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-
-def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) -> bool:
-    values = C.index_values(node)
-    return (
-        values is not None
-        and len(values) == 1
-        and isinstance(values[0], cst.Name)
-        and values[0].value == index
-        and analyzer.context.inference.kind(node.value).tag is Tag.ARRAY
-    )
-
-
-def _boolean_valued(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Comparison):
-        return True
-    if isinstance(expr, cst.BooleanOperation):
-        return _boolean_valued(analyzer, expr.left) and _boolean_valued(analyzer, expr.right)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
-        return _boolean_valued(analyzer, expr.expression)
-    if isinstance(expr, cst.Call):
-        return C.module_function(analyzer, expr) in C.BOOLEAN_FUNCTIONS
-    return False
-
-
-def vectorize_predicate(
-    analyzer: FileAnalyzer, test: cst.BaseExpression, index: str, xp: str, forbidden: frozenset[str] = frozenset()
-) -> tuple[cst.BaseExpression, list[cst.BaseExpression]] | None:
-    """The mask of an elementwise predicate over ``a[index]`` reads, and the arrays read."""
-    if not _boolean_valued(analyzer, test):
-        return None
-    reads: list[cst.Subscript] = []
-    if not _elementwise(analyzer, test, index, forbidden, reads) or not reads:
-        return None
-    mask = test.visit(_Vectorize({id(r) for r in reads}, xp))
-    return mask, [r.value for r in reads]  # type: ignore[return-value]
-
-
-def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
-    if isinstance(node, cst.Subscript):
-        if _is_element_read(analyzer, node, index):
-            if C.names_in(node.value) & (forbidden | {index}):
-                return False
-            reads.append(node)
-            return True
-        return not (C.names_in(node) & (forbidden | {index}))
-    if isinstance(node, cst.Name):
-        return node.value not in forbidden and node.value != index
-    if isinstance(node, cst.Comparison):
-        if len(node.comparisons) != 1 or isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
-            return False
-        return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
-            analyzer, node.comparisons[0].comparator, index, forbidden, reads
-        )
-    if isinstance(node, cst.BooleanOperation):
-        return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(analyzer, node.right, index, forbidden, reads)
-    if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, C.ARITHMETIC) and _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
-            analyzer, node.right, index, forbidden, reads
-        )
-    if isinstance(node, cst.UnaryOperation):
-        return _elementwise(analyzer, node.expression, index, forbidden, reads)
-    if isinstance(node, cst.Call):
-        if C.is_elementwise_call(analyzer, node):
-            return all(_elementwise(analyzer, a.value, index, forbidden, reads) for a in node.args)
-        return not (C.names_in(node) & (forbidden | {index}))  # loop-invariant: computed once
-    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
-        return True
-    if isinstance(node, cst.Attribute):
-        return not (C.names_in(node) & (forbidden | {index}))
-    return False
-
-
-def _size_of(analyzer: FileAnalyzer, n: cst.BaseExpression, depth: int = 0) -> str | None:
-    """The code of the array whose length ``n`` is (``len(a)``, ``a.shape[0]``), if any."""
-    code = analyzer.module.code_for_node
-    if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(positional(n)) == 1:
-        return code(_strip(positional(n)[0]))
-    if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
-        values = C.index_values(n)
-        if values and len(values) == 1 and C.integer_value(values[0]) == 0:
-            return code(_strip(n.value.value))
-    if isinstance(n, cst.Name) and depth < 3:
-        assignments = C.assignments_of(analyzer, n)
-        if assignments and len(assignments) == 1 and isinstance(assignments[0].node, cst.Name):
-            value = C.binding_value(analyzer, assignments[0].node)
-            if value is not None:
-                return _size_of(analyzer, value, depth + 1)
-    return None
-
-
-def _covers(analyzer: FileAnalyzer, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
-    array = _size_of(analyzer, rng.stop)
-    return array is not None and array in {analyzer.module.code_for_node(_strip(b)) for b in bases}
-
-
-# -- uses of the found index ---------------------------------------------------------------------
-def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
-    """Whether a 0-d device index in place of ``node`` keeps working without a sync."""
-    inference = analyzer.context.inference
-    child = node
-    for parent in C.ancestors(analyzer, node):
-        if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation)) and not (
-            isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
-        ):
-            if isinstance(parent, cst.BinaryOperation) and not isinstance(parent.operator, C.ARITHMETIC):
-                return False
-            child = parent
-            continue
-        if isinstance(parent, (cst.ComparisonTarget,)):
-            child = parent
-            continue
-        if isinstance(parent, cst.Comparison):
-            if len(parent.comparisons) != 1:
-                return False
-            child = parent  # a device boolean: must itself land somewhere harmless
-            continue
-        if isinstance(parent, cst.Index):
-            element = analyzer.parents.get(parent)
-            sub = analyzer.parents.get(element) if element is not None else None
-            return (
-                isinstance(sub, cst.Subscript)
-                and len(sub.slice) == 1
-                and child is parent.value
-                and inference.kind(sub.value).tag is Tag.ARRAY
-            )
-        if isinstance(parent, cst.Arg):
-            call = analyzer.parents.get(parent)
-            return (
-                isinstance(call, cst.Call)
-                and parent.keyword is None
-                and C.module_function(analyzer, call) in DEVICE_INDEX_FUNCTIONS
-            )
-        if isinstance(parent, cst.Return):
-            return True
-        if isinstance(parent, (cst.Element, cst.Tuple)):
-            child = parent
-            continue
-        return False
-    return False
-
-
-def _name_uses_ok(analyzer: FileAnalyzer, assignments: list[Assignment], after: cst.CSTNode) -> bool:
-    start = analyzer.positions[after].start.line
-    for assignment in assignments:
-        for access in assignment.references:
-            use = access.node
-            if any(a is after for a in C.ancestors(analyzer, use)):
-                continue  # inside the code being replaced
-            if use not in analyzer.positions or analyzer.positions[use].start.line < start:
-                return False  # read before the search: it would see another value
-            if not device_use_ok(analyzer, use):
-                return False
-    return True
-
-
-def _bound_name_ok(analyzer: FileAnalyzer, expr: cst.CSTNode) -> bool:
-    """For a search expression: its value is used only in device-friendly ways."""
-    parent = analyzer.parents.get(expr)
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
-        target = parent.targets[0].target
-        scope = analyzer.scopes.get(target)
-        if scope is None:
-            return False
-        mine = [a for a in scope.assignments[target.value] if isinstance(a, Assignment)]
-        if len(mine) != 1 or mine[0].node is not target:
-            return False
-        return _name_uses_ok(analyzer, mine, parent)
-    return device_use_ok(analyzer, expr)
 
 
 # -- for loops -------------------------------------------------------------------------------------
@@ -462,117 +239,3 @@ def _replace_loop(analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, name: s
     return [edit] if edit is not None else None
 
 
-# -- generators and comprehensions ----------------------------------------------------------------
-def _comprehension_mask(
-    analyzer: FileAnalyzer, gen: cst.GeneratorExp | cst.ListComp, xp: str
-) -> tuple[cst.BaseExpression, RangeInfo] | None:
-    comp = gen.for_in
-    if comp.inner_for_in is not None or comp.asynchronous is not None or not comp.ifs:
-        return None
-    if not (isinstance(comp.target, cst.Name) and isinstance(gen.elt, cst.Name) and gen.elt.value == comp.target.value):
-        return None
-    rng = range_info(comp.iter)
-    if rng is None or rng.start != 0:
-        return None
-    masks: list[cst.BaseExpression] = []
-    bases: list[cst.BaseExpression] = []
-    for cond in comp.ifs:
-        vectorized = vectorize_predicate(analyzer, cond.test, comp.target.value, xp)
-        if vectorized is None:
-            return None
-        masks.append(vectorized[0])
-        bases.extend(vectorized[1])
-    if not _covers(analyzer, rng, bases):
-        return None
-    mask = masks[0]
-    for more in masks[1:]:
-        mask = cst.BinaryOperation(left=_parens(mask), operator=cst.BitAnd(), right=_parens(more))
-    return mask, rng
-
-
-def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] | None:
-    name = call_name(call.func)
-    if name not in (["next"], ["max"], ["min"]) or not call.args or any(a.keyword or a.star for a in call.args):
-        return None
-    gen = call.args[0].value
-    if not isinstance(gen, cst.GeneratorExp):
-        return None
-    built = _comprehension_mask(analyzer, gen, xp)
-    if built is None:
-        return None
-    mask, rng = built
-    if name == ["next"]:
-        last = rng.reverse
-    else:
-        last = name == ["max"]
-    found = found_index(xp, mask, last, rng.stop)
-    if len(call.args) == 2:
-        if name != ["next"] or C.integer_value(call.args[1].value) is None:
-            return None
-        found = C.xp_call(xp, "where", C.xp_call(xp, "any", _strip(mask)), found, call.args[1].value)
-    elif len(call.args) != 1:
-        return None
-    if not _bound_name_ok(analyzer, call):
-        return None
-    return [C.replace_expression(analyzer, call, found, parens=C.needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
-
-
-def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> list[Edit] | None:
-    values = C.index_values(node)
-    if values is None or len(values) != 1 or C.integer_value(values[0]) not in (0, -1):
-        return None
-    last = C.integer_value(values[0]) == -1
-    value = node.value
-    if isinstance(value, cst.ListComp):
-        built = _comprehension_mask(analyzer, value, xp)
-        if built is None:
-            return None
-        mask, rng = built
-        found = found_index(xp, mask, last != rng.reverse, rng.stop)
-    else:
-        mask_and_size = _nonzero_mask(analyzer, value)
-        if mask_and_size is None:
-            return None
-        mask, size = mask_and_size
-        found = found_index(xp, mask, last, size)
-    if not _bound_name_ok(analyzer, node):
-        return None
-    return [C.replace_expression(analyzer, node, found, parens=C.needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
-
-
-def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
-    """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search."""
-    inference = analyzer.context.inference
-    tuple_form = False
-    if isinstance(value, cst.Subscript):
-        inner = C.index_values(value)
-        if inner is None or len(inner) != 1 or C.integer_value(inner[0]) != 0:
-            return None
-        value, tuple_form = value.value, True
-    if not isinstance(value, cst.Call):
-        return None
-    func = C.module_function(analyzer, value)
-    args = positional(value)
-    if func is not None and len(args) == 1 and len(value.args) == 1:
-        mask = args[0]
-        if tuple_form != (func in ("nonzero", "where")) or func not in ("flatnonzero", "nonzero", "where"):
-            return None
-    elif tuple_form and isinstance(value.func, cst.Attribute) and value.func.attr.value == "nonzero" and not value.args:
-        mask = value.func.value
-        func = "nonzero"
-    else:
-        return None
-    kind = inference.kind(mask)
-    if not kind.is_array:
-        return None
-    if tuple_form and kind.rank is not None and kind.rank != 1:
-        return None  # nonzero(m)[0] of a matrix is a row index
-    held = _parens(_strip(mask))
-    if tuple_form or kind.rank == 1:
-        size: cst.BaseExpression = cst.Subscript(
-            value=cst.Attribute(value=held, attr=cst.Name("shape")),
-            slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],
-        )
-    else:
-        size = cst.Attribute(value=held, attr=cst.Name("size"))
-    return mask, size

@@ -1,0 +1,138 @@
+"""Searches written as generators and comprehensions (SL103), vectorized like the loops.
+
+``next(j for j in range(n) if p(a[j]))``, ``max(j for ... if ...)``, ``[j for ... if ...][0]``
+or ``[-1]``, ``flatnonzero(m)[k]`` and ``nonzero(m)[0][k]`` become ``argmax`` of the mask
+(first match) or of its flip (last match); see ``vectorized_search`` for when and why unsafe.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from scalarlint.analysis.inference import call_name, positional
+from scalarlint.diagnostics import Edit
+
+from . import _common as C
+from .loop_ranges import RangeInfo, range_info
+from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+
+# -- generators and comprehensions ----------------------------------------------------------------
+def _comprehension_mask(
+    analyzer: FileAnalyzer, gen: cst.GeneratorExp | cst.ListComp, xp: str
+) -> tuple[cst.BaseExpression, RangeInfo] | None:
+    comp = gen.for_in
+    if comp.inner_for_in is not None or comp.asynchronous is not None or not comp.ifs:
+        return None
+    if not (isinstance(comp.target, cst.Name) and isinstance(gen.elt, cst.Name) and gen.elt.value == comp.target.value):
+        return None
+    rng = range_info(comp.iter)
+    if rng is None or rng.start != 0:
+        return None
+    masks: list[cst.BaseExpression] = []
+    bases: list[cst.BaseExpression] = []
+    for cond in comp.ifs:
+        vectorized = vectorize_predicate(analyzer, cond.test, comp.target.value, xp)
+        if vectorized is None:
+            return None
+        masks.append(vectorized[0])
+        bases.extend(vectorized[1])
+    if not _covers(analyzer, rng, bases):
+        return None
+    mask = masks[0]
+    for more in masks[1:]:
+        mask = cst.BinaryOperation(left=_parens(mask), operator=cst.BitAnd(), right=_parens(more))
+    return mask, rng
+
+
+def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] | None:
+    name = call_name(call.func)
+    if name not in (["next"], ["max"], ["min"]) or not call.args or any(a.keyword or a.star for a in call.args):
+        return None
+    gen = call.args[0].value
+    if not isinstance(gen, cst.GeneratorExp):
+        return None
+    built = _comprehension_mask(analyzer, gen, xp)
+    if built is None:
+        return None
+    mask, rng = built
+    if name == ["next"]:
+        last = rng.reverse
+    else:
+        last = name == ["max"]
+    found = found_index(xp, mask, last, rng.stop)
+    if len(call.args) == 2:
+        if name != ["next"] or C.integer_value(call.args[1].value) is None:
+            return None
+        found = C.xp_call(xp, "where", C.xp_call(xp, "any", _strip(mask)), found, call.args[1].value)
+    elif len(call.args) != 1:
+        return None
+    if not _bound_name_ok(analyzer, call):
+        return None
+    return [C.replace_expression(analyzer, call, found, parens=C.needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
+
+
+def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> list[Edit] | None:
+    values = C.index_values(node)
+    if values is None or len(values) != 1 or C.integer_value(values[0]) not in (0, -1):
+        return None
+    last = C.integer_value(values[0]) == -1
+    value = node.value
+    if isinstance(value, cst.ListComp):
+        built = _comprehension_mask(analyzer, value, xp)
+        if built is None:
+            return None
+        mask, rng = built
+        found = found_index(xp, mask, last != rng.reverse, rng.stop)
+    else:
+        mask_and_size = _nonzero_mask(analyzer, value)
+        if mask_and_size is None:
+            return None
+        mask, size = mask_and_size
+        found = found_index(xp, mask, last, size)
+    if not _bound_name_ok(analyzer, node):
+        return None
+    return [C.replace_expression(analyzer, node, found, parens=C.needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
+
+
+def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search."""
+    inference = analyzer.context.inference
+    tuple_form = False
+    if isinstance(value, cst.Subscript):
+        inner = C.index_values(value)
+        if inner is None or len(inner) != 1 or C.integer_value(inner[0]) != 0:
+            return None
+        value, tuple_form = value.value, True
+    if not isinstance(value, cst.Call):
+        return None
+    func = C.module_function(analyzer, value)
+    args = positional(value)
+    if func is not None and len(args) == 1 and len(value.args) == 1:
+        mask = args[0]
+        if tuple_form != (func in ("nonzero", "where")) or func not in ("flatnonzero", "nonzero", "where"):
+            return None
+    elif tuple_form and isinstance(value.func, cst.Attribute) and value.func.attr.value == "nonzero" and not value.args:
+        mask = value.func.value
+        func = "nonzero"
+    else:
+        return None
+    kind = inference.kind(mask)
+    if not kind.is_array:
+        return None
+    if tuple_form and kind.rank is not None and kind.rank != 1:
+        return None  # nonzero(m)[0] of a matrix is a row index
+    held = _parens(_strip(mask))
+    if tuple_form or kind.rank == 1:
+        size: cst.BaseExpression = cst.Subscript(
+            value=cst.Attribute(value=held, attr=cst.Name("shape")),
+            slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],
+        )
+    else:
+        size = cst.Attribute(value=held, attr=cst.Name("size"))
+    return mask, size
+

@@ -1,0 +1,252 @@
+"""Building blocks of the search fixers: the found index from a mask (first or last match),
+the predicate of a search as a whole-array mask, and whether the found index may become a
+0-d device value where it is used next.
+
+Shared by ``vectorized_search`` (``for`` loops) and ``comprehension_search`` (``next``,
+``max``/``min`` of generators, comprehensions indexed at ``[0]``/``[-1]``, ``nonzero``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment
+
+from scalarlint.analysis.inference import call_name, positional
+from scalarlint.analysis.kinds import Tag
+
+from . import _common as C
+from .loop_ranges import RangeInfo
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.analyzer import FileAnalyzer
+
+DEVICE_INDEX_FUNCTIONS = C.ELEMENTWISE_FUNCTIONS | {"where"}
+
+
+# -- building blocks ---------------------------------------------------------------------------
+def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``expr`` parenthesized unless it binds at least as tightly as a subtraction operand."""
+    if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer)) or getattr(expr, "lpar", None):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _strip(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
+def found_index(xp: str, mask: cst.BaseExpression, last: bool, n: cst.BaseExpression, reducer: str = "argmax") -> cst.BaseExpression:
+    """``xp.argmax(mask)`` or ``n - 1 - xp.argmax(xp.flip(mask))``."""
+    mask = _strip(mask)
+    if not last:
+        return C.xp_call(xp, reducer, mask)
+    head = cst.BinaryOperation(left=_atom(n), operator=cst.Subtract(), right=cst.Integer("1"))
+    return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=C.xp_call(xp, reducer, C.xp_call(xp, "flip", mask)))
+
+
+class _Vectorize(cst.CSTTransformer):
+    """``a[j]`` -> ``a``, ``abs`` -> ``xp.abs``, ``and``/``or``/``not`` -> ``&``/``|``/``~``."""
+
+    def __init__(self, reads: set[int], xp: str) -> None:
+        self.reads = reads
+        self.xp = xp
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if id(original) in self.reads:
+            return updated.value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if call_name(original.func) == ["abs"]:
+            return updated.with_changes(func=cst.Attribute(value=cst.Name(self.xp), attr=cst.Name("abs")))
+        return updated
+
+    def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
+        op = cst.BitAnd() if isinstance(original.operator, cst.And) else cst.BitOr()
+        return cst.BinaryOperation(
+            left=_parens(updated.left), operator=op, right=_parens(updated.right), lpar=updated.lpar, rpar=updated.rpar
+        )
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
+        if isinstance(original.operator, cst.Not):
+            return cst.UnaryOperation(operator=cst.BitInvert(), expression=_parens(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
+        return updated
+
+
+def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
+    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) -> bool:
+    values = C.index_values(node)
+    return (
+        values is not None
+        and len(values) == 1
+        and isinstance(values[0], cst.Name)
+        and values[0].value == index
+        and analyzer.context.inference.kind(node.value).tag is Tag.ARRAY
+    )
+
+
+def _boolean_valued(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Comparison):
+        return True
+    if isinstance(expr, cst.BooleanOperation):
+        return _boolean_valued(analyzer, expr.left) and _boolean_valued(analyzer, expr.right)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        return _boolean_valued(analyzer, expr.expression)
+    if isinstance(expr, cst.Call):
+        return C.module_function(analyzer, expr) in C.BOOLEAN_FUNCTIONS
+    return False
+
+
+def vectorize_predicate(
+    analyzer: FileAnalyzer, test: cst.BaseExpression, index: str, xp: str, forbidden: frozenset[str] = frozenset()
+) -> tuple[cst.BaseExpression, list[cst.BaseExpression]] | None:
+    """The mask of an elementwise predicate over ``a[index]`` reads, and the arrays read."""
+    if not _boolean_valued(analyzer, test):
+        return None
+    reads: list[cst.Subscript] = []
+    if not _elementwise(analyzer, test, index, forbidden, reads) or not reads:
+        return None
+    mask = test.visit(_Vectorize({id(r) for r in reads}, xp))
+    return mask, [r.value for r in reads]  # type: ignore[return-value]
+
+
+def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
+    if isinstance(node, cst.Subscript):
+        if _is_element_read(analyzer, node, index):
+            if C.names_in(node.value) & (forbidden | {index}):
+                return False
+            reads.append(node)
+            return True
+        return not (C.names_in(node) & (forbidden | {index}))
+    if isinstance(node, cst.Name):
+        return node.value not in forbidden and node.value != index
+    if isinstance(node, cst.Comparison):
+        if len(node.comparisons) != 1 or isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+            return False
+        return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
+            analyzer, node.comparisons[0].comparator, index, forbidden, reads
+        )
+    if isinstance(node, cst.BooleanOperation):
+        return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(analyzer, node.right, index, forbidden, reads)
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, C.ARITHMETIC) and _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
+            analyzer, node.right, index, forbidden, reads
+        )
+    if isinstance(node, cst.UnaryOperation):
+        return _elementwise(analyzer, node.expression, index, forbidden, reads)
+    if isinstance(node, cst.Call):
+        if C.is_elementwise_call(analyzer, node):
+            return all(_elementwise(analyzer, a.value, index, forbidden, reads) for a in node.args)
+        return not (C.names_in(node) & (forbidden | {index}))  # loop-invariant: computed once
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+        return True
+    if isinstance(node, cst.Attribute):
+        return not (C.names_in(node) & (forbidden | {index}))
+    return False
+
+
+def _size_of(analyzer: FileAnalyzer, n: cst.BaseExpression, depth: int = 0) -> str | None:
+    """The code of the array whose length ``n`` is (``len(a)``, ``a.shape[0]``), if any."""
+    code = analyzer.module.code_for_node
+    if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(positional(n)) == 1:
+        return code(_strip(positional(n)[0]))
+    if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
+        values = C.index_values(n)
+        if values and len(values) == 1 and C.integer_value(values[0]) == 0:
+            return code(_strip(n.value.value))
+    if isinstance(n, cst.Name) and depth < 3:
+        assignments = C.assignments_of(analyzer, n)
+        if assignments and len(assignments) == 1 and isinstance(assignments[0].node, cst.Name):
+            value = C.binding_value(analyzer, assignments[0].node)
+            if value is not None:
+                return _size_of(analyzer, value, depth + 1)
+    return None
+
+
+def _covers(analyzer: FileAnalyzer, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
+    array = _size_of(analyzer, rng.stop)
+    return array is not None and array in {analyzer.module.code_for_node(_strip(b)) for b in bases}
+
+
+# -- uses of the found index ---------------------------------------------------------------------
+def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+    """Whether a 0-d device index in place of ``node`` keeps working without a sync."""
+    inference = analyzer.context.inference
+    child = node
+    for parent in C.ancestors(analyzer, node):
+        if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation)) and not (
+            isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
+        ):
+            if isinstance(parent, cst.BinaryOperation) and not isinstance(parent.operator, C.ARITHMETIC):
+                return False
+            child = parent
+            continue
+        if isinstance(parent, (cst.ComparisonTarget,)):
+            child = parent
+            continue
+        if isinstance(parent, cst.Comparison):
+            if len(parent.comparisons) != 1:
+                return False
+            child = parent  # a device boolean: must itself land somewhere harmless
+            continue
+        if isinstance(parent, cst.Index):
+            element = analyzer.parents.get(parent)
+            sub = analyzer.parents.get(element) if element is not None else None
+            return (
+                isinstance(sub, cst.Subscript)
+                and len(sub.slice) == 1
+                and child is parent.value
+                and inference.kind(sub.value).tag is Tag.ARRAY
+            )
+        if isinstance(parent, cst.Arg):
+            call = analyzer.parents.get(parent)
+            return (
+                isinstance(call, cst.Call)
+                and parent.keyword is None
+                and C.module_function(analyzer, call) in DEVICE_INDEX_FUNCTIONS
+            )
+        if isinstance(parent, cst.Return):
+            return True
+        if isinstance(parent, (cst.Element, cst.Tuple)):
+            child = parent
+            continue
+        return False
+    return False
+
+
+def _name_uses_ok(analyzer: FileAnalyzer, assignments: list[Assignment], after: cst.CSTNode) -> bool:
+    start = analyzer.positions[after].start.line
+    for assignment in assignments:
+        for access in assignment.references:
+            use = access.node
+            if any(a is after for a in C.ancestors(analyzer, use)):
+                continue  # inside the code being replaced
+            if use not in analyzer.positions or analyzer.positions[use].start.line < start:
+                return False  # read before the search: it would see another value
+            if not device_use_ok(analyzer, use):
+                return False
+    return True
+
+
+def _bound_name_ok(analyzer: FileAnalyzer, expr: cst.CSTNode) -> bool:
+    """For a search expression: its value is used only in device-friendly ways."""
+    parent = analyzer.parents.get(expr)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        target = parent.targets[0].target
+        scope = analyzer.scopes.get(target)
+        if scope is None:
+            return False
+        mine = [a for a in scope.assignments[target.value] if isinstance(a, Assignment)]
+        if len(mine) != 1 or mine[0].node is not target:
+            return False
+        return _name_uses_ok(analyzer, mine, parent)
+    return device_use_ok(analyzer, expr)
+
+
