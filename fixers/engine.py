@@ -35,6 +35,7 @@ from scalarlint.analysis.syntax_versions import ast_parse, parse_module
 from scalarlint.analysis.sources import SourceFile, decode_source, encode_source, read_regular
 from scalarlint.config import Config
 from scalarlint.engine import check_source, index_source
+from scalarlint.diagnostics import visible_fixes  # re-exported: the fix loop's callers use it
 from scalarlint.diagnostics import (
     Applicability,
     Diagnostic,
@@ -90,13 +91,6 @@ def applicable_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
     if unsafe:
         return next((fix for fix in diagnostic.fixes if fix.applicability is Applicability.UNSAFE), None)
     return None
-
-
-def visible_fixes(diagnostic: Diagnostic, unsafe: bool) -> Diagnostic:
-    """``diagnostic`` with only the fixes a run with these settings may apply (what a report
-    marks as fixable)."""
-    keep = tuple(f for f in diagnostic.fixes if f.applicability is Applicability.SAFE or (unsafe and f.applicable))
-    return diagnostic if keep == diagnostic.fixes else dataclasses.replace(diagnostic, fixes=keep)
 
 
 # -- one file ----------------------------------------------------------------------------------

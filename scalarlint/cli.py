@@ -55,6 +55,8 @@ def main() -> None:
 @click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
 @click.option("--file-time-limit", type=click.FloatRange(min=0), default=None, help="Seconds each file may take per pass before it is reported instead (default 60; 0: no limit).")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per check (and how many are fixable) instead of each finding.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (see `scalarlint clean`).")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="Cache folder (default: the cache-dir setting, else $XDG_CACHE_HOME/scalarlint).")
 @click.option("--show-files", is_flag=True, help="List the files this run would check, and exit.")
 @click.option("--show-settings", is_flag=True, help="Print the configuration this run would use, and exit.")
 def check(
@@ -79,6 +81,8 @@ def check(
     show_files: bool = False,
     show_settings: bool = False,
     file_time_limit: float | None = None,
+    no_cache: bool = False,
+    cache_dir: Path | None = None,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source
@@ -89,7 +93,10 @@ def check(
     anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))
     try:
         config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
-        config = config.with_overrides(select=_codes(select), ignore=_codes(ignore), scope=scope, file_time_limit=file_time_limit)
+        config = config.with_overrides(
+            select=_codes(select), ignore=_codes(ignore), scope=scope, file_time_limit=file_time_limit,
+            cache_dir=str(cache_dir.resolve()) if cache_dir is not None else None,
+        )
         if extend_select:
             config = config.with_overrides(select=config.select + _codes(extend_select))  # type: ignore[operator]
         config.enabled_codes()
@@ -118,7 +125,7 @@ def check(
             result.diagnostics.extend(outcome)
             result.files_checked += 1
     if targets:
-        run = check_paths(targets, config, jobs)
+        run = check_paths(targets, config, jobs, None if no_cache else _open_cache(config))
         result.diagnostics.extend(run.diagnostics)
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
@@ -127,7 +134,7 @@ def check(
     display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)
     # unsafe fixes are shown only when asked for (and a clean run need not import the fixers)
     if (output_format == "text" or statistics) and not unsafe_fixes and result.diagnostics:
-        from scalarlint.fixers.engine import visible_fixes
+        from scalarlint.diagnostics import visible_fixes
 
         visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
         hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixable and not after.fixes)
@@ -153,6 +160,14 @@ def check(
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)
     sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))
+
+
+def _open_cache(config: Config):  # type: ignore[no-untyped-def]
+    from scalarlint.cache import Cache, tag_cache_dir
+
+    cache = Cache.for_config(config)
+    tag_cache_dir(cache.root)
+    return cache
 
 
 def _check_and_fix(
@@ -344,6 +359,21 @@ def explain(code: str | None, show_all: bool, markdown: bool) -> None:
         click.echo(f"# {c.INFO.code} {c.INFO.name}\n")
         click.echo(c.INFO.summary + (" (off by default)" if not c.INFO.default_enabled else "") + "\n")
         click.echo(c.INFO.doc)
+
+
+@main.command()
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="The cache folder to remove (default: the configured one).")
+def clean(cache_dir: Path | None) -> None:
+    """Remove the cache (findings and first-pass results of earlier runs)."""
+    from scalarlint.cache import cache_dir_for, clean as remove
+
+    try:
+        root = cache_dir if cache_dir is not None else cache_dir_for(load_config(Path.cwd()))
+        removed = remove(root)
+    except (ConfigError, ValueError, OSError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo(f"Removed {root}" if removed else f"No cache at {root}")
 
 
 @main.command()

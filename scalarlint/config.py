@@ -132,6 +132,7 @@ class Config:
     allow_scalar_import_configured: bool = False  # set in the configuration: adding it is wanted
     respect_gitignore: bool = True
     file_time_limit: float = 60.0  # seconds per file and pass; 0: none (scalarlint.time_limit)
+    cache_dir: str = ""  # "" : $XDG_CACHE_HOME/scalarlint (scalarlint.cache)
     root: str = field(default=".", compare=False)
 
     def enabled_codes(self) -> frozenset[str]:
@@ -221,6 +222,10 @@ def config_from_table(table: dict[str, Any], root: str, base: Config | None = No
                 raise ConfigError("allow-scalar-import must be a module path string")
             changes["allow_scalar_import"] = value
             changes["allow_scalar_import_configured"] = True
+        elif key == "cache-dir":
+            if not isinstance(value, str) or not value:
+                raise ConfigError("cache-dir must be a folder path string")
+            changes["cache_dir"] = value
         elif key == "respect-gitignore":
             changes["respect_gitignore"] = bool(value)
         elif key == "file-time-limit":

@@ -7,6 +7,7 @@ characters (code points), as in ruff's JSON output, so existing tooling can read
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,3 +191,10 @@ def apply_edits(text: str, edits: list[Edit] | tuple[Edit, ...]) -> str:
         cursor = end
     out.append(text[cursor:])
     return "".join(out)
+
+
+def visible_fixes(diagnostic: Diagnostic, unsafe: bool) -> Diagnostic:
+    """``diagnostic`` with only the fixes a run with these settings may apply (what a report
+    marks as fixable). Here, not with the fixers, so a report needs no libcst."""
+    keep = tuple(f for f in diagnostic.fixes if f.applicability is Applicability.SAFE or (unsafe and f.applicable))
+    return diagnostic if keep == diagnostic.fixes else dataclasses.replace(diagnostic, fixes=keep)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scalarlint.analysis.index import ModuleIndex, build_index
-from scalarlint.analysis.project import Project, Target, module_name_for
+from scalarlint.analysis.project import Project, Target, module_name_for, module_names
 from scalarlint.analysis.syntax_versions import ast_parse
-from scalarlint.analysis.sources import SourceFile, read_source
+from scalarlint.analysis.sources import SourceFile, decode_source, read_regular, read_source
+from scalarlint.cache import Cache, content_digest
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.files import discover
@@ -26,11 +27,22 @@ from scalarlint.time_limit import TimeLimitExceeded, time_limit
 PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
 
 
+@dataclass(frozen=True)
+class RunStats:
+    """How much of a cached run was computed (the rest came from the cache)."""
+
+    files: int
+    indexed: int
+    analysed: int
+    analysed_paths: tuple[str, ...] = ()
+
+
 @dataclass
 class RunResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     files_checked: int = 0
+    stats: RunStats | None = field(default=None, compare=False)
 
 
 def index_source(source: SourceFile, config: Config, module: str | None = None, package: str = "") -> ModuleIndex | FileError | None:
@@ -51,12 +63,11 @@ def index_source(source: SourceFile, config: Config, module: str | None = None, 
         return FileError(source.path, f"cannot parse: {exc}")
 
 
-def _index_file(args: tuple[str, Config]) -> ModuleIndex | FileError | None:
-    path, config = args
+def _index_file(args: tuple[str, str, str, Config]) -> ModuleIndex | FileError | None:
+    path, module, package, config = args
     source = read_source(path)
     if isinstance(source, FileError):
         return source
-    module, package = module_name_for(Path(path))
     return index_source(source, config, module, package)
 
 
@@ -93,9 +104,12 @@ def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
         return list(pool.map(func, items, chunksize=max(1, len(items) // (workers * 4))))
 
 
-def check_files(files: list[Path], config: Config, jobs: int | None = None) -> RunResult:
+def check_files(files: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
+    if cache is not None:
+        return _check_files_cached(files, config, jobs, cache)
     result = RunResult()
-    indexed = _map(_index_file, [(str(f), config) for f in files], jobs)
+    names = module_names([str(f) for f in files])
+    indexed = _map(_index_file, [(str(f), *names[str(f)], config) for f in files], jobs)
     indexes: list[ModuleIndex] = []
     for item in indexed:
         if isinstance(item, FileError):
@@ -106,19 +120,120 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None) -> R
     targets = Project(indexes, config).targets(scope_all=config.scope == "all")
     work = [(path, t, config) for path, t in sorted(targets.items()) if t]
     for item in _map(_analyze_file, work, jobs):
-        if isinstance(item, FileError):
-            result.errors.append(item)
-            result.files_checked -= 1
-        else:
-            result.diagnostics.extend(item)
+        _collect(result, item)
+    return _sorted(result)
+
+
+def _collect(result: RunResult, item: list[Diagnostic] | FileError) -> None:
+    if isinstance(item, FileError):
+        result.errors.append(item)
+        result.files_checked -= 1
+    else:
+        result.diagnostics.extend(item)
+
+
+def _sorted(result: RunResult) -> RunResult:
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.errors.sort(key=lambda e: e.filename)
     return result
 
 
-def check_paths(paths: list[Path], config: Config, jobs: int | None = None) -> RunResult:
+def _index_bytes(args: tuple[str, bytes, str, str, Config]) -> ModuleIndex | FileError | None:
+    path, raw, module, package, config = args
+    source = decode_source(raw, path)
+    if isinstance(source, FileError):
+        return source
+    return index_source(source, config, module, package)
+
+
+def _analyze_bytes(args: tuple[str, bytes, dict[str, Target], Config]) -> list[Diagnostic] | FileError:
+    path, raw, targets, config = args
+    source = decode_source(raw, path)
+    if isinstance(source, FileError):
+        return source
+    return _analyze_source(source, targets, config)
+
+
+def _check_files_cached(files: list[Path], config: Config, jobs: int | None, cache: Cache) -> RunResult:
+    """``check_files`` through the cache: a run entry for the whole tree, else an index entry
+    per file and a findings entry per file and set of targets; only misses are computed."""
+    contents: dict[str, bytes] = {}
+    digests: dict[str, str] = {}
+    result = RunResult()
+    for f in files:
+        read = read_regular(f)
+        if isinstance(read, FileError):
+            result.errors.append(read)
+            continue
+        contents[str(f)] = read[0]
+        digests[str(f)] = content_digest(read[0])
+    run_key = cache.key("run", *(f"{p}\0{d}" for p, d in sorted(digests.items())), *(f"{e.filename}\0{e.message}" for e in result.errors))
+    cached = cache.load("run", run_key)
+    if isinstance(cached, tuple) and len(cached) == 3:
+        diagnostics, errors, checked = cached
+        return RunResult(list(diagnostics), list(errors), checked, RunStats(files=len(files), indexed=0, analysed=0))
+
+    names = module_names(list(digests))
+    index_keys = {p: cache.key("index", p, d, *names[p]) for p, d in digests.items()}
+    found: dict[str, ModuleIndex | FileError | None] = {}
+    for path, key in index_keys.items():
+        entry = cache.load("index", key)
+        if isinstance(entry, (ModuleIndex, FileError)) or entry == _SKIPPED:
+            found[path] = None if entry == _SKIPPED else entry
+    missing = [p for p in contents if p not in found]
+    for path, item in zip(missing, _map(_index_bytes, [(p, contents[p], *names[p], config) for p in missing], jobs)):
+        found[path] = item
+        if not _is_time_limit(item):
+            cache.store("index", index_keys[path], _SKIPPED if item is None else item)
+    indexes: list[ModuleIndex] = []
+    for path in contents:
+        item = found[path]
+        if isinstance(item, FileError):
+            result.errors.append(item)
+        elif item is not None:
+            indexes.append(item)
+    result.files_checked = len(files) - len(result.errors)
+
+    targets = Project(indexes, config).targets(scope_all=config.scope == "all")
+    work = {path: t for path, t in sorted(targets.items()) if t}
+    findings_keys = {path: cache.key("findings", path, digests[path], repr(sorted(t.items()))) for path, t in work.items()}
+    analysed: list[str] = []
+    for path, key in findings_keys.items():
+        entry = cache.load("findings", key)
+        if isinstance(entry, (list, FileError)):
+            _collect(result, entry)
+        else:
+            analysed.append(path)
+    for path, item in zip(analysed, _map(_analyze_bytes, [(p, contents[p], work[p], config) for p in analysed], jobs)):
+        _collect(result, item)
+        if not _is_time_limit(item):
+            cache.store("findings", findings_keys[path], item, depends_on=_watched(item))
+    _sorted(result)
+    cache.store("run", run_key, (result.diagnostics, result.errors, result.files_checked), depends_on=sorted({f for d in result.diagnostics for f in _watched([d])}))
+    result.stats = RunStats(files=len(files), indexed=len(missing), analysed=len(analysed), analysed_paths=tuple(analysed))
+    return result
+
+
+_SKIPPED = "skipped"  # the index entry of a file with a skip-file directive
+
+
+def _is_time_limit(item: object) -> bool:
+    """A file that ran out of time is not cached: the next run (or a higher limit) may finish it."""
+    return isinstance(item, FileError) and "(file-time-limit)" in item.message
+
+
+def _watched(item: list[Diagnostic] | FileError) -> list[str]:
+    """Packaging files that decide whether these findings' fixes may import scalarlint."""
+    if not isinstance(item, list) or not any(d.fixes for d in item):
+        return []
+    from scalarlint.cache import watched_project_files
+
+    return watched_project_files(item[0].filename)
+
+
+def check_paths(paths: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
     files, problems = discover(paths, config)
-    result = check_files(files, config, jobs)
+    result = check_files(files, config, jobs, cache)
     result.errors = sorted(result.errors + problems, key=lambda e: e.filename)
     return result
 

@@ -8,6 +8,7 @@ reaches it, so its findings can say why it was checked.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,17 +32,32 @@ class Target:
 
 def module_name_for(path: Path) -> tuple[str, str]:
     """Dotted module name and package of a file, found by walking up ``__init__.py`` folders."""
-    path = path.resolve()
-    parts = [] if path.stem == "__init__" else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.insert(0, folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    module = ".".join(parts)
-    package = module if path.stem == "__init__" else ".".join(parts[:-1])
-    return module, package
+    return module_names([str(path)])[str(path)]
+
+
+def module_names(paths: list[str]) -> dict[str, tuple[str, str]]:
+    """``module_name_for`` of many files, walking each folder's ``__init__.py`` chain once."""
+    packages: dict[Path, tuple[str, ...] | None] = {}
+
+    def package_parts(folder: Path) -> tuple[str, ...]:
+        known = packages.get(folder)
+        if known is not None:
+            return known
+        if not (folder / "__init__.py").is_file() or folder.parent == folder:
+            parts: tuple[str, ...] = (folder.name,) if (folder / "__init__.py").is_file() else ()
+        else:
+            parts = (*package_parts(folder.parent), folder.name)
+        packages[folder] = parts
+        return parts
+
+    out: dict[str, tuple[str, str]] = {}
+    for path in paths:
+        resolved = Path(os.path.abspath(path))
+        folder_parts = package_parts(resolved.parent)
+        parts = [*folder_parts] if resolved.stem == "__init__" else [*folder_parts, resolved.stem]
+        module = ".".join(parts)
+        out[path] = (module, module if resolved.stem == "__init__" else ".".join(parts[:-1]))
+    return out
 
 
 def display_key(index: ModuleIndex, key: str) -> str:
