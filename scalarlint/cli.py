@@ -55,6 +55,7 @@ def main() -> None:
 @click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
 @click.option("--file-time-limit", type=click.FloatRange(min=0), default=None, help="Seconds each file may take per pass before it is reported instead (default 60; 0: no limit).")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per check (and how many are fixable) instead of each finding.")
+@click.option("--verbose", "-v", is_flag=True, help="Also say on stderr how much of the run the cache answered.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (see `scalarlint clean`).")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="Cache folder (default: the cache-dir setting, else $XDG_CACHE_HOME/scalarlint).")
 @click.option("--show-files", is_flag=True, help="List the files this run would check, and exit.")
@@ -83,6 +84,7 @@ def check(
     file_time_limit: float | None = None,
     no_cache: bool = False,
     cache_dir: Path | None = None,
+    verbose: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source
@@ -126,6 +128,8 @@ def check(
             result.files_checked += 1
     if targets:
         run = check_paths(targets, config, jobs, None if no_cache else _open_cache(config))
+        if verbose:
+            click.echo(_cache_summary(run), err=True)
         result.diagnostics.extend(run.diagnostics)
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
@@ -160,6 +164,15 @@ def check(
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)
     sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))
+
+
+def _cache_summary(run) -> str:  # type: ignore[no-untyped-def]
+    stats = run.stats
+    if stats is None:
+        return "cache: not used"
+    if not (stats.indexed or stats.analysed):
+        return f"cache: {stats.files} files, all answered by the cache"
+    return f"cache: {stats.files} files, {stats.indexed} read again, {stats.analysed} analysed again"
 
 
 def _open_cache(config: Config):  # type: ignore[no-untyped-def]

@@ -54,7 +54,7 @@ def index_source(source: SourceFile, config: Config, module: str | None = None, 
         return None
     try:
         with time_limit(config.file_time_limit):
-            return build_index(ast_parse(source.text, filename=source.path), source.path, module, package, config)
+            return build_index(ast_parse(source.text, filename=source.path), source.path, module, package, config, source.text)
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)")
     except SyntaxError as exc:

@@ -65,16 +65,41 @@ def lambda_ordinals(positions: list[tuple[int, int]]) -> dict[tuple[int, int], i
     return {position: ordinal for ordinal, position in enumerate(sorted(positions))}
 
 
+# Nodes with nothing below them that the index reads: the walk does not descend into them.
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
 class _Indexer(ast.NodeVisitor):
+    """One walk of the module in source order (pre-order, as ``ast.NodeVisitor``), with a
+    dispatch table and no descent into leaves: this pass runs on every file of a run."""
+
     def __init__(self, index: ModuleIndex, config: Config) -> None:
         self.index = index
         self.config = config
         self.stack: list[str] = []  # qualified-name parts (classes and functions)
         self.func_stack: list[FunctionEntry] = []
         self.class_stack: list[str] = []
-        self.lambda_ordinal: dict[tuple[int, int], int] = {}
+        self.notes_registrations = True
         self.rule_lambdas: set[tuple[int, int]] = set()
         self.rule_names_passed: set[str] = set()
+        self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
+
+    def visit(self, node: ast.AST) -> None:
+        handler = _HANDLERS.get(type(node))
+        if handler is not None:
+            handler(self, node)
+        else:
+            self.generic_visit(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, _LEAVES):
+                        self.visit(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                self.visit(value)
 
     # -- imports -----------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -161,16 +186,36 @@ class _Indexer(ast.NodeVisitor):
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.visit(node.args)
-        ordinal = self.lambda_ordinal[(node.lineno, node.col_offset)]
-        entry = self._enter_function(lambda_key(ordinal), "<lambda>", node.lineno, None)
-        if (node.lineno, node.col_offset) in self.rule_lambdas:
-            entry.is_rule, entry.reason = True, "passed to defvjp"
+        entry = self._enter_function(f"<lambda>@{node.lineno}:{node.col_offset}", "<lambda>", node.lineno, None)
+        self.lambdas.append((node.lineno, node.col_offset, entry))
         self.func_stack.append(entry)
         self.visit(node.body)
         self.func_stack.pop()
 
+    def key_lambdas(self) -> None:
+        """Give lambdas their ordinal keys (source order, see ``lambda_key``) and mark the ones
+        registered with defvjp & co, now that every lambda and registration has been seen."""
+        if not self.lambdas:
+            return
+        ordinal = lambda_ordinals([(line, col) for line, col, _ in self.lambdas])
+        renamed = {entry.key: lambda_key(ordinal[(line, col)]) for line, col, entry in self.lambdas}
+        for line, col, entry in self.lambdas:
+            if (line, col) in self.rule_lambdas and not entry.is_rule:
+                entry.is_rule, entry.reason = True, "passed to defvjp"
+        functions = self.index.functions
+        self.index.functions = {}
+        for key, entry in functions.items():
+            entry.key = renamed.get(key, key)
+            if entry.parent in renamed:
+                if entry.reason == f"defined inside rule {entry.parent}":
+                    entry.reason = f"defined inside rule {renamed[entry.parent]}"
+                entry.parent = renamed[entry.parent]
+            self.index.functions[entry.key] = entry
+
     # -- calls -----------------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
+        if self.notes_registrations:
+            self._note_defvjp(node)
         if self.func_stack:
             target = call_target(node.func)
             if target:
@@ -186,7 +231,9 @@ class _Indexer(ast.NodeVisitor):
         if name not in REGISTRATIONS and name not in REGISTRATION_METHODS:
             return
         args = list(node.args)
-        receiver_is_module = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.index.imports
+        # The imports as this used to see them: registrations were noted before the module's
+        # imports were read, so none counted (kept as is: a speed change must not move findings).
+        receiver_is_module = False
         if name == "register_autograd":
             args = args[1:2] + [kw.value for kw in node.keywords if kw.arg in ("backward", "setup_context")]
         elif isinstance(func, ast.Name) or receiver_is_module:
@@ -258,18 +305,17 @@ def resolve_relative(package: str, module: str | None, level: int) -> str:
     return base
 
 
-def build_index(tree: ast.Module, path: str, module: str, package: str, config: Config) -> ModuleIndex:
+_REGISTRATION_WORDS = tuple(sorted(set(REGISTRATIONS) | set(REGISTRATION_METHODS)))
+
+
+def build_index(tree: ast.Module, path: str, module: str, package: str, config: Config, text: str | None = None) -> ModuleIndex:
     index = ModuleIndex(path=path, module=module, package=package)
     indexer = _Indexer(index, config)
-    # defvjp calls can precede or follow the lambdas/functions they name: note them first.
-    lambdas: list[tuple[int, int]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            indexer._note_defvjp(node)
-        elif isinstance(node, ast.Lambda):
-            lambdas.append((node.lineno, node.col_offset))
-    indexer.lambda_ordinal = lambda_ordinals(lambdas)
+    # defvjp calls can precede or follow the lambdas/functions they name: noted during the walk,
+    # applied after it. Files that name no registration skip the noting.
+    indexer.notes_registrations = any(name in text for name in _REGISTRATION_WORDS) if text is not None else True
     indexer.visit(tree)
+    indexer.key_lambdas()
     for key, entry in index.functions.items():
         if not entry.is_rule and entry.name in indexer.rule_names_passed:
             entry.is_rule, entry.reason = True, "passed to defvjp"
@@ -283,3 +329,15 @@ def propagate_closures(index: ModuleIndex) -> None:
         parent = index.functions.get(entry.parent) if entry.parent else None
         if parent is not None and parent.is_rule and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"defined inside rule {parent.key}"
+
+
+_HANDLERS = {
+    ast.Import: _Indexer.visit_Import,
+    ast.ImportFrom: _Indexer.visit_ImportFrom,
+    ast.Assign: _Indexer.visit_Assign,
+    ast.ClassDef: _Indexer.visit_ClassDef,
+    ast.FunctionDef: _Indexer.visit_FunctionDef,
+    ast.AsyncFunctionDef: _Indexer.visit_FunctionDef,
+    ast.Lambda: _Indexer.visit_Lambda,
+    ast.Call: _Indexer.visit_Call,
+}
