@@ -63,53 +63,55 @@ def _resolved(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return _resolved(path).relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
 def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool, problems: list[FileError]) -> list[Path]:
+    """Python files below ``top``. Each folder is resolved once and its ``.gitignore`` read once;
+    an entry's real path is its folder's plus its name unless the entry is a symbolic link
+    (resolving every file walks every component of its path: most of a large tree's cost)."""
     out: list[Path] = []
 
     def unreadable(error: OSError) -> None:  # a folder os.walk cannot list: say so, go on
         problems.append(FileError(str(error.filename or top), f"cannot read folder: {error.strerror or error}"))
 
-    specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+    top_real = _resolved(top)
+    above: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
     if use_gitignore:  # .gitignore files above the walked folder, up to the config root
-        here = top.resolve()
-        chain = [here, *here.parents]
-        for folder in reversed(chain):
-            if root in (folder, *folder.parents) or folder == here:
+        for folder in reversed([top_real, *top_real.parents]):
+            if root in (folder, *folder.parents) or folder == top_real:
                 spec = _gitignore(folder)
                 if spec is not None:
-                    specs.append((folder, spec))
+                    above.append((folder, spec))
+    specs_of: dict[str, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
     for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
         current = Path(dirpath)
-        local_specs = list(specs)
-        if use_gitignore and current.resolve() != top.resolve():
+        here = _resolved(current)
+        specs = list(specs_of.get(os.path.dirname(dirpath), above))
+        if use_gitignore and here != top_real:
             spec = _gitignore(current)
             if spec is not None:
-                specs.append((current.resolve(), spec))
-                local_specs.append((current.resolve(), spec))
+                specs.append((here, spec))
+        specs_of[dirpath] = specs
 
-        def ignored(p: Path, is_dir: bool) -> bool:
-            rel = _relative(p, root)
-            if _excluded(rel, p.name, patterns):
+        def ignored(name: str, is_dir: bool) -> bool:
+            path = current / name
+            real = _resolved(path) if os.path.islink(path) else here / name
+            try:
+                rel = real.relative_to(root).as_posix()
+            except ValueError:
+                rel = path.as_posix()
+            if _excluded(rel, name, patterns):
                 return True
-            for base, spec in local_specs:
+            for base, spec in specs:
                 try:
-                    sub = _resolved(p).relative_to(base).as_posix()
+                    sub = real.relative_to(base).as_posix()
                 except ValueError:
                     continue
                 if spec.match_file(sub + ("/" if is_dir else "")):
                     return True
             return False
 
-        dirnames[:] = sorted(d for d in dirnames if not ignored(current / d, True))
+        dirnames[:] = sorted(d for d in dirnames if not ignored(d, True))
         for name in sorted(filenames):
             # stubs (.pyi) have no bodies to check; notebooks are checked cell by cell
-            if name.endswith((".py", ".ipynb")) and not ignored(current / name, False):
+            if name.endswith((".py", ".ipynb")) and not ignored(name, False):
                 out.append(current / name)
     return out
