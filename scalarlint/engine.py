@@ -7,6 +7,7 @@ file becomes a ``FileError``.
 
 from __future__ import annotations
 
+import ast
 import os
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Sequence
@@ -45,16 +46,20 @@ class RunResult:
     stats: RunStats | None = field(default=None, compare=False)
 
 
-def index_source(source: SourceFile, config: Config, module: str | None = None, package: str = "") -> ModuleIndex | FileError | None:
+def index_source(
+    source: SourceFile, config: Config, module: str | None = None, package: str = "", tree: ast.Module | None = None
+) -> ModuleIndex | FileError | None:
     """The first pass on one source; ``None`` for a skipped file. The module name comes from
-    the path when the file exists (so relative imports resolve), else it stays empty."""
+    the path when the file exists (so relative imports resolve), else it stays empty. ``tree``:
+    the source's ``ast`` tree when the caller already has it."""
     if module is None:
         module, package = module_name_for(Path(source.path)) if Path(source.path).is_file() else ("", "")
     if file_is_skipped(source.text):
         return None
     try:
         with time_limit(config.file_time_limit):
-            return build_index(ast_parse(source.text, filename=source.path), source.path, module, package, config, source.text)
+            parsed = tree if tree is not None else ast_parse(source.text, filename=source.path)
+            return build_index(parsed, source.path, module, package, config, source.text)
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)")
     except SyntaxError as exc:

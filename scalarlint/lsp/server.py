@@ -77,6 +77,7 @@ class ScalarlintLanguageServer(LanguageServer):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._config_problems: set[str] = set()  # reported once each, not on every keystroke
         self._cells_published: dict[str, set[str]] = {}  # notebook URI -> cell URIs with diagnostics
+        self._incremental: Any = None  # scalarlint.incremental.IncrementalChecker, made in the worker thread
 
     # -- messages to the client ---------------------------------------------------------
     def report_server_error(self, error: Exception, source: Any) -> None:
@@ -205,11 +206,14 @@ class ScalarlintLanguageServer(LanguageServer):
                 return snapshot
         try:
             from scalarlint.analysis.sources import SourceFile
-            from scalarlint.engine import check_source
+            from scalarlint.incremental import IncrementalChecker
 
             config = self.config_for(snapshot.path)
             source = SourceFile(snapshot.path or snapshot.uri, snapshot.text, "utf-8", snapshot.text.encode("utf-8", "surrogatepass"))
-            outcome = check_source(source, config)
+            if self._incremental is None:
+                self._incremental = IncrementalChecker()
+            # after an edit, only what it can change is analysed again (scalarlint.incremental)
+            outcome = self._incremental.check(source, config)
         except Exception as exc:  # never let one document take the server down
             logger.exception("checking %s failed", snapshot.uri)
             snapshot.error = f"internal error while checking: {exc!r}"
@@ -309,7 +313,12 @@ class ScalarlintLanguageServer(LanguageServer):
         task = self._pending.pop(uri, None)
         if task is not None:
             task.cancel()
-        self.snapshots.pop(uri, None)
+        snapshot = self.snapshots.pop(uri, None)
+        if snapshot is not None and self._incremental is not None:
+            try:
+                self._checker.submit(self._incremental.forget, snapshot.path or snapshot.uri)
+            except RuntimeError:  # the checker already stopped (shutdown)
+                pass
 
     def stop_checker(self) -> None:
         self._checker.shutdown(wait=False, cancel_futures=True)

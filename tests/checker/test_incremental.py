@@ -1,0 +1,170 @@
+"""Incremental re-checks (``scalarlint.incremental``) give exactly what a whole-file check gives,
+and analyse only what an edit can change; pruned copies (``analysis.pruning``) keep every
+target's findings."""
+
+from __future__ import annotations
+
+import ast
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from scalarlint.analysis.project import Project
+from scalarlint.analysis.pruning import pruned_text, split_lines
+from scalarlint.analysis.sources import SourceFile, read_source
+from scalarlint.config import Config
+from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.engine import _analyze_source, check_source, index_source
+from scalarlint.incremental import IncrementalChecker, chunk_at, chunks_of, linked_closure, outside_text
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from lsp_latency import generate  # noqa: E402  (the editor benchmark's module of rules)
+
+CONFIG = Config()
+
+
+def _source(text: str, path: str = "module_under_edit.py") -> SourceFile:
+    return SourceFile(path, text, "utf-8", text.encode())
+
+
+def _report(found: list[Diagnostic] | FileError) -> object:
+    return [d.to_json() for d in found] if isinstance(found, list) else found.message
+
+
+def _random_edit(lines: list[str], rng: random.Random) -> list[str]:
+    """Insert, delete or change one line inside a function body (the edits typing makes),
+    keeping the module valid."""
+    while True:
+        edited = _any_edit(lines, rng)
+        try:
+            ast.parse("".join(edited))
+        except SyntaxError:
+            continue
+        return edited
+
+
+def _any_edit(lines: list[str], rng: random.Random) -> list[str]:
+    while True:
+        row = rng.randrange(len(lines))
+        line = lines[row]
+        if line.startswith("    ") and line.strip() and not line.lstrip().startswith(("def ", "class ", "@", '"""')):
+            break
+    indent = line[: len(line) - len(line.lstrip())]
+    kind = rng.randrange(4)
+    if kind == 0:
+        return [*lines[:row], rng.choice([f"{indent}_t = x[0]\n", f"{indent}pass\n", f"{indent}y = x\n"]), *lines[row:]]
+    if kind == 1:
+        return [*lines[:row], *lines[row + 1 :]]
+    if kind == 2:
+        return [*lines[:row], line.replace("x", "z", 1), *lines[row + 1 :]]
+    return [*lines[:row], f"{indent}for k in range(len(x)):\n", f"{indent}    x[k] = 0\n", *lines[row:]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_edits_give_the_whole_file_findings(seed: int) -> None:
+    rng = random.Random(seed)
+    lines = generate(500).splitlines(keepends=True)
+    checker = IncrementalChecker()
+    assert _report(checker.check(_source("".join(lines)), CONFIG)) == _report(check_source(_source("".join(lines)), CONFIG))
+    partial = 0
+    for _ in range(12):
+        lines = _random_edit(lines, rng)
+        text = "".join(lines)
+        outcome = checker.check_outcome(_source(text), CONFIG)
+        assert _report(outcome.diagnostics) == _report(check_source(_source(text), CONFIG))
+        partial += outcome.redone is not None
+    assert partial >= 9, "most one-line edits must not need the whole file"
+
+
+HELPER_FIRST = """\
+import numpy as np
+
+
+def idx(x):
+    return int(np.argmax(x))
+
+
+def other_pullback(x, g):
+    j = int(np.argmin(x))
+    return x[j] * g
+
+
+def f_pullback(x, g):
+    i = idx(x)
+    dx = np.zeros_like(x)
+    dx[i] = g
+    return dx
+""" + "".join(
+    f"\n\ndef unrelated_{n}_pullback(x, g):\n    k = int(np.argmax(x))\n    return x[k] * g\n" for n in range(4)
+)
+
+
+def test_an_edited_helper_redoes_its_callers_and_leaves_the_rest() -> None:
+    checker = IncrementalChecker()
+    checker.check(_source(HELPER_FIRST), CONFIG)
+    edited = HELPER_FIRST.replace("return int(np.argmax(x))", "i = np.argmax(x)\n    return x[i]")
+    outcome = checker.check_outcome(_source(edited), CONFIG)
+    assert _report(outcome.diagnostics) == _report(check_source(_source(edited), CONFIG))
+    assert outcome.redone == 2  # idx and f_pullback, which calls it; not the other pullbacks
+    # the reused finding of other_pullback moved down with its chunk
+    assert any(d.rule == "other_pullback" and d.location.row == 11 for d in outcome.diagnostics)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: t.replace("import numpy as np", "import numpy as np\nimport math"),  # module level
+        lambda t: t.replace("def other_pullback", "def another_pullback"),  # a renamed chunk
+        lambda t: t + "\n\ndef g_pullback(x, g):\n    return x[int(g)]\n",  # a new chunk
+        lambda t: t.replace("def idx(x):", "def idx(x):\n    global W"),  # a module name assigned
+    ],
+)
+def test_edits_outside_one_function_check_the_whole_file(edit) -> None:  # type: ignore[no-untyped-def]
+    checker = IncrementalChecker()
+    checker.check(_source(HELPER_FIRST), CONFIG)
+    edited = edit(HELPER_FIRST)
+    outcome = checker.check_outcome(_source(edited), CONFIG)
+    assert outcome.redone is None
+    assert _report(outcome.diagnostics) == _report(check_source(_source(edited), CONFIG))
+
+
+def test_a_syntax_error_then_a_fix_is_reported_like_a_whole_check() -> None:
+    checker = IncrementalChecker()
+    checker.check(_source(HELPER_FIRST), CONFIG)
+    broken = HELPER_FIRST.replace("return dx", "return dx[")
+    assert isinstance(checker.check(_source(broken), CONFIG), FileError)
+    assert _report(checker.check(_source(HELPER_FIRST), CONFIG)) == _report(check_source(_source(HELPER_FIRST), CONFIG))
+
+
+CORPUS = sorted(
+    p for folder in ("tests/corpus", "tests/chainrules_corpus", "tests/fixers/corpus", "rules") for p in (ROOT / folder).rglob("*.py")
+)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_pruned_copies_keep_every_finding(path: Path) -> None:
+    """The targets of each top-level definition and the definitions linked to it, analysed alone
+    in a pruned copy (as an incremental re-check does), find what the whole file finds there."""
+    source = read_source(path)
+    assert not isinstance(source, FileError)
+    index = index_source(source, CONFIG)
+    if index is None or isinstance(index, FileError):
+        return
+    targets = Project([index], CONFIG).targets().get(source.path, {})
+    whole = _analyze_source(source, targets, CONFIG)
+    assert isinstance(whole, list)
+    tree = ast.parse(source.text)
+    lines = split_lines(source.text)
+    chunks = chunks_of(tree, lines)
+    outside = outside_text(lines, chunks)
+    for number, chunk in enumerate(chunks):
+        group = linked_closure(chunks, outside, {number})
+        chosen = {k: t for k, t in targets.items() if chunk_at(chunks, index.functions[k].line) in group}
+        if not chosen:
+            continue
+        copy = SourceFile(source.path, pruned_text(source.text, tree, chosen), source.encoding, source.raw)
+        alone = _analyze_source(copy, chosen, CONFIG)
+        assert _report(alone) == _report([d for d in whole if chunk_at(chunks, d.location.row) in group]), chunk.name
