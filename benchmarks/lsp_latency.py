@@ -17,6 +17,9 @@ the server's stdin/stdout (no test framework in the measured path):
   reported apart from later opens (each a new URI, so nothing is cached).
 - *change*: a full-text ``didChange`` until the new version's diagnostics; includes the
   server's debounce (0.3 s), which is there on purpose.
+- *edits*: in one session, 20 successive one-line edits, each adding a statement to a
+  different function, each timed from ``didChange`` to that version's diagnostics minus the
+  debounce: what the incremental re-check (``scalarlint.incremental``) costs after a pause.
 
 Results are medians over the runs; the table goes to ``benchmarks/results/lsp_latency.md``.
 """
@@ -39,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+DEBOUNCE = 0.3  # scalarlint.lsp.server.DEBOUNCE_S
 RESULTS = ROOT / "benchmarks" / "results" / "lsp_latency.md"
 
 HEADER = '''\
@@ -293,7 +297,40 @@ def console_script() -> list[str]:
     return [found, "lsp"] if found else [sys.executable, "-m", "scalarlint", "lsp"]
 
 
-def measure(runs: int, lines: int) -> dict[str, Any]:
+def edit_texts(text: str, count: int) -> list[str]:
+    """``count`` successive one-line edits, each a new statement in a different function body
+    (spread over the file), each text building on the last."""
+    import ast
+
+    texts = []
+    for k in range(count):
+        lines = text.splitlines(keepends=True)
+        starts = sorted(
+            {n.lineno for f in ast.walk(ast.parse(text)) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in f.body[1:2]}
+        )
+        row = starts[(k * 7919) % len(starts)]
+        line = lines[row - 1]
+        indent = line[: len(line) - len(line.lstrip())]
+        lines.insert(row - 1, f"{indent}_edit_{k} = x\n")
+        text = "".join(lines)
+        texts.append(text)
+    return texts
+
+
+def edit_latencies(root: Path, text: str, count: int) -> list[float]:
+    """One server, one open document, ``count`` edits: each from ``didChange`` to the new
+    version's diagnostics, minus the debounce (the time the server waits on purpose)."""
+    path = root / "edited.py"
+    path.write_text(text, encoding="utf-8")
+    client = Client(console_script(), root)
+    client.initialize(root)
+    client.open_and_wait(path.as_uri(), text)
+    latencies = [client.change_and_wait(path.as_uri(), edited, version) - DEBOUNCE for version, edited in enumerate(edit_texts(text, count), start=2)]
+    assert client.close() == 0, "the server did not exit cleanly"
+    return latencies
+
+
+def measure(runs: int, lines: int, edits: int = 20) -> dict[str, Any]:
     text = generate(lines)
     n_lines = text.count("\n")
     out: dict[str, Any] = {"lines": n_lines, "runs": runs}
@@ -323,6 +360,7 @@ def measure(runs: int, lines: int) -> dict[str, Any]:
             edited = text.replace("i = len(x) - 1", "i = x.shape[0] - 1", 1)
             changes.append(client.change_and_wait(path.as_uri(), edited, 2))
             assert client.close() == 0, "the server did not exit cleanly"
+        out["edits"] = edit_latencies(root, text, edits)
         out["first open"] = (statistics.median(first_opens), max(first_opens))
         out["in-process"] = check_in_process(path, runs)
         out["open"] = (statistics.median(opens), max(opens))
@@ -396,6 +434,7 @@ def report(result: dict[str, Any], info: dict[str, str], command: str) -> str:
         f"| `didOpen` -> `publishDiagnostics`, first file after start | {ms(result['first open'][0])} | {ms(result['first open'][1])} |",
         f"| `didOpen` -> `publishDiagnostics`, {result['lines']}-line file | {ms(result['open'][0])} | {ms(result['open'][1])} |",
         f"| `didChange` -> `publishDiagnostics` (includes the 300 ms debounce) | {ms(result['change'][0])} | {ms(result['change'][1])} |",
+        f"| one-line edit -> `publishDiagnostics`, after the debounce ends ({len(result['edits'])} successive edits in different functions) | {ms(statistics.median(result['edits']))} | {ms(max(result['edits']))} |",
         f"| baseline: `check_source` of the same file in-process, no LSP | {ms(result['in-process'][0])} | {ms(result['in-process'][1])} |",
         "",
         "The open latency is the checker's own time on the file plus a few milliseconds of",
@@ -415,11 +454,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument("--no-write", action="store_true", help="print the table only")
     args = parser.parse_args()
     command = "python benchmarks/lsp_latency.py" + ("" if args.runs == 7 else f" --runs {args.runs}") + ("" if args.lines == 2000 else f" --lines {args.lines}")
-    result = measure(args.runs, args.lines)
+    result = measure(args.runs, args.lines, args.edits)
     table = report(result, machine(), command)
     print(table)
     if not args.no_write:

@@ -146,7 +146,7 @@ class Cache:
         self.write_errors = 0
 
     @classmethod
-    def for_config(cls, config: Config) -> "Cache":
+    def for_config(cls, config: Config) -> Cache:
         return cls(cache_dir_for(config), config)
 
     def key(self, kind: str, *parts: str) -> str:
@@ -173,7 +173,7 @@ class Cache:
             return None
         try:
             value, depends_on = _SafeUnpickler(io.BytesIO(data[len(head):])).load()
-        except Exception:  # truncated, garbled or foreign: a miss, rewritten by this run
+        except Exception:  # noqa: BLE001  # truncated, garbled or foreign: a miss, rewritten by this run
             self.misses += 1
             return None
         if not isinstance(depends_on, tuple) or _stamps([p for p, _ in depends_on]) != depends_on:

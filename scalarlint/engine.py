@@ -8,6 +8,7 @@ file becomes a ``FileError``.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Sequence
@@ -201,11 +202,11 @@ def _check_files_cached(files: list[Path], config: Config, jobs: int | None, cac
 
     targets = Project(indexes, config).targets(scope_all=config.scope == "all")
     work = {path: t for path, t in sorted(targets.items()) if t}
-    findings_keys = {path: cache.key("findings", path, digests[path], repr(sorted(t.items()))) for path, t in work.items()}
+    findings_keys = {path: findings_key(cache, path, digests[path], t) for path, t in work.items()}
     analysed: list[str] = []
     for path, key in findings_keys.items():
-        entry = cache.load("findings", key)
-        if isinstance(entry, (list, FileError)):
+        entry = load_findings(cache, key, path)
+        if entry is not None:
             _collect(result, entry)
         else:
             analysed.append(path)
@@ -217,6 +218,22 @@ def _check_files_cached(files: list[Path], config: Config, jobs: int | None, cac
     cache.store("run", run_key, (result.diagnostics, result.errors, result.files_checked), depends_on=sorted({f for d in result.diagnostics for f in _watched([d])}))
     result.stats = RunStats(files=len(files), indexed=len(missing), analysed=len(analysed), analysed_paths=tuple(analysed))
     return result
+
+
+def findings_key(cache: Cache, path: str, digest: str, targets: dict[str, Target]) -> str:
+    """The key of a file's second pass: its absolute path (the CLI and the editor name files
+    differently), its content, and its targets."""
+    return cache.key("findings", os.path.abspath(path), digest, repr(sorted(targets.items())))
+
+
+def load_findings(cache: Cache, key: str, path: str) -> list[Diagnostic] | FileError | None:
+    """A cached second pass, its findings named as this run names the file."""
+    entry = cache.load("findings", key)
+    if isinstance(entry, FileError):
+        return FileError(path, entry.message)
+    if isinstance(entry, list):
+        return [d if d.filename == path else dataclasses.replace(d, filename=path) for d in entry]
+    return None
 
 
 _SKIPPED = "skipped"  # the index entry of a file with a skip-file directive

@@ -16,6 +16,10 @@ an edit usually touches one function. So the file is cut into its top-level defi
 * the findings of the other chunks are reused, moved by as many lines as their chunk moved
   (their fixes' edits too).
 
+The first check of a document that exists on disk goes through the on-disk cache
+(``scalarlint.cache``): opening a file that ``scalarlint check`` or an earlier session analysed
+with the same text and settings costs its first pass only.
+
 What one function's findings can depend on outside it is what ``module_facts`` reads (callers'
 arguments, callees' returns, a class's ``self`` attributes) plus the module's own statements,
 all of which the rules above keep in view. ``tests/checker/test_incremental.py`` compares the
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 import re
 from dataclasses import dataclass
 
@@ -36,7 +41,7 @@ from scalarlint.analysis.sources import SourceFile
 from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, Edit, FileError, Location
-from scalarlint.engine import _analyze_source, check_source, index_source
+from scalarlint.engine import _analyze_source, _is_time_limit, _watched, check_source, findings_key, index_source, load_findings
 
 _SCOPE_WORDS = re.compile(r"\b(global|nonlocal)\b")
 WHOLE_FILE_SHARE = 0.5  # when more than this share of the chunks must be redone, do the file
@@ -74,8 +79,25 @@ class Outcome:
 class IncrementalChecker:
     """Keeps the last analysis of each document (by path) and re-checks edits incrementally."""
 
-    def __init__(self) -> None:
+    def __init__(self, use_disk_cache: bool = True) -> None:
         self._last: dict[str, Analysis] = {}
+        self.use_disk_cache = use_disk_cache
+
+    def _whole(self, source: SourceFile, targets: dict[str, Target], config: Config, first: bool) -> list[Diagnostic] | FileError:
+        """The whole file's analysis; on opening a file that exists, through the on-disk cache
+        (``scalarlint check`` or an earlier session may have analysed the same text)."""
+        if not (first and self.use_disk_cache and os.path.isfile(source.path)):
+            return _analyze_source(source, targets, config)
+        from scalarlint.cache import Cache, content_digest
+
+        cache = Cache.for_config(config)
+        key = findings_key(cache, source.path, content_digest(source.raw), targets)
+        found = load_findings(cache, key, source.path)
+        if found is None:
+            found = _analyze_source(source, targets, config)
+            if not _is_time_limit(found):
+                cache.store("findings", key, found, depends_on=_watched(found))
+        return found
 
     def forget(self, path: str) -> None:
         self._last.pop(path, None)
@@ -104,7 +126,7 @@ class IncrementalChecker:
         previous = self._last.get(source.path)
         redo = _to_redo(previous, config, chunks, outside, targets, chunk_of_target)
         if redo is None or len(redo) > WHOLE_FILE_SHARE * max(len(chunks), 1):
-            found = _analyze_source(source, targets, config)
+            found = self._whole(source, targets, config, first=previous is None)
             if isinstance(found, FileError):
                 self.forget(source.path)
                 return Outcome(found)

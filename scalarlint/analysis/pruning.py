@@ -60,7 +60,7 @@ def pruned_text(text: str, tree: ast.Module, targets: Mapping[str, object]) -> s
         for node in tree.body
         if isinstance(node, ast.ClassDef) and _class_removable(node, targets, defined, lines, words)
     }
-    for name, node in whole_classes.items():
+    for node in whole_classes.values():
         cuts.append((_first_row(node), node.end_lineno or node.lineno, None))
     for node, key, class_key in definitions(tree.body):
         if class_key is not None and class_key.split(".")[0] in whole_classes:

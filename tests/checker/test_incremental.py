@@ -168,3 +168,26 @@ def test_pruned_copies_keep_every_finding(path: Path) -> None:
         copy = SourceFile(source.path, pruned_text(source.text, tree, chosen), source.encoding, source.raw)
         alone = _analyze_source(copy, chosen, CONFIG)
         assert _report(alone) == _report([d for d in whole if chunk_at(chunks, d.location.row) in group]), chunk.name
+
+
+def test_opening_a_file_reuses_the_cli_cache(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from scalarlint.cli import main
+
+    module = tmp_path / "rules_mod.py"
+    module.write_text(HELPER_FIRST)
+    assert CliRunner().invoke(main, ["check", str(module)]).exit_code == 1  # writes the cache
+    source = read_source(module)
+    assert not isinstance(source, FileError)
+    calls: list[object] = []
+    import scalarlint.incremental as incremental
+
+    original = incremental._analyze_source
+    incremental._analyze_source = lambda *a, **k: calls.append(a) or original(*a, **k)  # type: ignore[assignment]
+    try:
+        opened = IncrementalChecker().check(source, CONFIG.with_overrides(root=str(tmp_path)))
+    finally:
+        incremental._analyze_source = original  # type: ignore[assignment]
+    assert not calls, "the cached analysis was not reused"
+    assert _report(opened) == _report(check_source(source, CONFIG))
