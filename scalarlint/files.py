@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from pathlib import Path
 
 import pathspec
@@ -16,20 +17,52 @@ from scalarlint.config import Config
 from scalarlint.diagnostics import FileError
 
 
-def _excluded(rel: str, name: str, patterns: tuple[str, ...]) -> bool:
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        if fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(rel, pattern) or rel.startswith(pattern + "/"):
-            return True
-    return False
+class _Excludes:
+    """The ``exclude`` patterns: an entry is excluded when its name or its path relative to the
+    root matches one (shell-style), or its path lies below one. Compiled into one regex."""
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        stripped = [p.rstrip("/") for p in patterns]
+        self.glob = re.compile("|".join(fnmatch.translate(os.path.normcase(p)) for p in stripped)) if stripped else None
+        self.prefixes = tuple(p + "/" for p in stripped)
+
+    def __call__(self, rel: str, name: str) -> bool:
+        if self.glob is None:
+            return False
+        return bool(
+            self.glob.match(os.path.normcase(name)) or self.glob.match(os.path.normcase(rel)) or rel.startswith(self.prefixes)
+        )
 
 
-def _gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
+class _GitIgnore:
+    """A folder's ``.gitignore``: pathspec's git semantics (last match wins, negations, folder
+    patterns), behind one combined regex of every pattern. Most paths match none, and one
+    search is far cheaper than pathspec trying each of a large project's hundred patterns."""
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+        self.spec = spec
+        alternatives = [
+            _UNNAMED.sub("(?:", p.regex.pattern)
+            for p in spec.patterns
+            if getattr(p, "include", None) is not None and getattr(p, "regex", None) is not None
+        ]
+        self.any = re.compile("|".join(f"(?:{a})" for a in alternatives)) if alternatives else None
+
+    def match_file(self, path: str) -> bool:
+        if self.any is None or self.any.match(path) is None:
+            return False
+        return self.spec.match_file(path)
+
+
+_UNNAMED = re.compile(r"\(\?P<\w+>")
+
+
+def _gitignore(folder: Path) -> _GitIgnore | None:
     ignore = folder / ".gitignore"
     if not ignore.is_file():
         return None
     try:
-        return pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines())
+        return _GitIgnore(pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines()))
     except Exception:
         return None
 
@@ -63,49 +96,64 @@ def _resolved(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
+def _prefix(folder: str) -> str:
+    return folder if folder.endswith(os.sep) else folder + os.sep
+
+
+def _below(path: str, prefix: str) -> str | None:
+    """``path`` relative to the folder ``prefix`` (ending in a separator), with forward slashes;
+    ``None`` when it is not below it. String work: pathlib's ``relative_to`` costs more than
+    the whole match on a large tree."""
+    if not path.startswith(prefix):
+        return None
+    rest = path[len(prefix) :]
+    return rest if os.sep == "/" else rest.replace(os.sep, "/")
+
+
 def _walk(top: Path, root: Path, patterns: tuple[str, ...], use_gitignore: bool, problems: list[FileError]) -> list[Path]:
-    """Python files below ``top``. Each folder is resolved once and its ``.gitignore`` read once;
-    an entry's real path is its folder's plus its name unless the entry is a symbolic link
-    (resolving every file walks every component of its path: most of a large tree's cost)."""
+    """Python files below ``top``. Each ``.gitignore`` is read once; an entry's real path is its
+    folder's plus its name unless the entry is a symbolic link (resolving every path walks
+    every component of it: that was most of a large tree's cost)."""
     out: list[Path] = []
+    excluded = _Excludes(patterns)
 
     def unreadable(error: OSError) -> None:  # a folder os.walk cannot list: say so, go on
         problems.append(FileError(str(error.filename or top), f"cannot read folder: {error.strerror or error}"))
 
     top_real = _resolved(top)
-    above: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+    above: list[tuple[Path, _GitIgnore]] = []
     if use_gitignore:  # .gitignore files above the walked folder, up to the config root
         for folder in reversed([top_real, *top_real.parents]):
             if root in (folder, *folder.parents) or folder == top_real:
                 spec = _gitignore(folder)
                 if spec is not None:
                     above.append((folder, spec))
-    specs_of: dict[str, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
+    root_prefix = _prefix(str(root))
+    specs_of: dict[str, list[tuple[str, _GitIgnore]]] = {}
+    real_of: dict[str, str] = {}
     for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
         current = Path(dirpath)
-        here = _resolved(current)
-        specs = list(specs_of.get(os.path.dirname(dirpath), above))
-        if use_gitignore and here != top_real:
+        parent = os.path.dirname(dirpath)
+        # os.walk does not enter linked folders: below the top, a folder's real path is its
+        # parent's plus its name (no realpath per folder)
+        here_str = os.path.join(real_of[parent], os.path.basename(dirpath)) if parent in real_of else str(top_real)
+        real_of[dirpath] = here_str
+        specs = list(specs_of.get(parent, [(_prefix(str(f)), s) for f, s in above]))
+        if use_gitignore and here_str != str(top_real):
             spec = _gitignore(current)
             if spec is not None:
-                specs.append((here, spec))
+                specs.append((_prefix(here_str), spec))
         specs_of[dirpath] = specs
 
         def ignored(name: str, is_dir: bool) -> bool:
-            path = current / name
-            real = _resolved(path) if os.path.islink(path) else here / name
-            try:
-                rel = real.relative_to(root).as_posix()
-            except ValueError:
-                rel = path.as_posix()
-            if _excluded(rel, name, patterns):
+            path = os.path.join(dirpath, name)
+            real = str(_resolved(Path(path))) if os.path.islink(path) else os.path.join(here_str, name)
+            rel = _below(real, root_prefix)
+            if excluded(Path(path).as_posix() if rel is None else rel, name):
                 return True
-            for base, spec in specs:
-                try:
-                    sub = real.relative_to(base).as_posix()
-                except ValueError:
-                    continue
-                if spec.match_file(sub + ("/" if is_dir else "")):
+            for prefix, spec in specs:
+                sub = _below(real, prefix)
+                if sub is not None and spec.match_file(sub + ("/" if is_dir else "")):
                     return True
             return False
 
