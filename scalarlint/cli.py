@@ -87,9 +87,10 @@ def check(
     verbose: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
-    from scalarlint.engine import RunResult, check_paths, check_source
+    from scalarlint.engine import RunResult, check_paths, check_source, quiet_gc
     from scalarlint.output import FORMATS
 
+    quiet_gc()
     use_stdin = any(str(p) == "-" for p in paths)
     targets = [p for p in paths if str(p) != "-"] or ([] if use_stdin else [Path(".")])
     anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))

@@ -29,6 +29,7 @@ result with a whole-file check after hundreds of random edits.
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import os
 import re
@@ -36,13 +37,15 @@ from dataclasses import dataclass
 
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project, Target
-from scalarlint.analysis.pruning import pruned_text, split_lines
+from scalarlint.analysis.pruning import pruned, split_lines
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, Edit, FileError, Location
 from scalarlint.engine import _analyze_source, _is_time_limit, _watched, check_source, findings_key, index_source, load_findings
 
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_SELF_CALL = re.compile(r"\b(?:self|cls)\s*\.\s*(\w+)\s*\(")
 _SCOPE_WORDS = re.compile(r"\b(global|nonlocal)\b")
 WHOLE_FILE_SHARE = 0.5  # when more than this share of the chunks must be redone, do the file
 
@@ -136,15 +139,17 @@ class IncrementalChecker:
         chosen = {k: t for k, t in targets.items() if chunk_of_target[k] in redo}
         fresh: list[Diagnostic] = []
         if chosen:
-            result = _analyze_source(dataclasses.replace(source, text=pruned_text(source.text, tree, chosen)), chosen, config)
+            text, keyed = pruned(source.text, tree, chosen, module_code=None in redo)
+            result = _analyze_source(dataclasses.replace(source, text=text), keyed, config)
             if isinstance(result, FileError):
                 self.forget(source.path)
                 return Outcome(result)
             fresh = result
+        shift = Shift(previous.chunks, chunks)
         kept = [
             moved
             for d in previous.diagnostics
-            if (moved := _moved(d, previous.chunks, chunks, redo)) is not None
+            if (moved := _moved(d, previous.chunks, shift, redo)) is not None
         ]
         found = sorted(kept + fresh, key=Diagnostic.sort_key)
         self._last[source.path] = Analysis(source.text, config, chunks, outside, targets, chunk_of_target, found)
@@ -157,23 +162,12 @@ def chunks_of(tree: ast.Module, lines: list[str]) -> list[Chunk]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
             end = node.end_lineno or node.lineno
-            inner = list(ast.walk(node))
-            methods = frozenset(
-                m.name
-                for c in inner
-                if isinstance(c, ast.ClassDef)
-                for m in c.body
-                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-            )
-            self_calls = frozenset(
-                c.func.attr
-                for c in inner
-                if isinstance(c, ast.Call)
-                and isinstance(c.func, ast.Attribute)
-                and isinstance(c.func.value, ast.Name)
-                and c.func.value.id in ("self", "cls")
-            )
-            out.append(Chunk(start, end, node.name, "".join(lines[start - 1 : end]), methods, self_calls))
+            text = "".join(lines[start - 1 : end])
+            # supersets, read off the text (a walk of every chunk costs more than the rest):
+            # every ``def`` name in it, every ``self.X(`` / ``cls.X(`` call
+            methods = frozenset(_DEF.findall(text))
+            self_calls = frozenset(_SELF_CALL.findall(text))
+            out.append(Chunk(start, end, node.name, text, methods, self_calls))
     return out
 
 
@@ -194,10 +188,9 @@ def outside_text(lines: list[str], chunks: list[Chunk]) -> str:
 
 
 def chunk_at(chunks: list[Chunk], row: int) -> int | None:
-    for number, chunk in enumerate(chunks):
-        if chunk.start <= row <= chunk.end:
-            return number
-    return None
+    """The number of the chunk holding ``row`` (chunks are in row order, disjoint)."""
+    number = bisect.bisect_right([c.start for c in chunks], row) - 1
+    return number if number >= 0 and row <= chunks[number].end else None
 
 
 def _to_redo(
@@ -216,11 +209,12 @@ def _to_redo(
         return None
     if any(_SCOPE_WORDS.search(c.text) for c in chunks):
         return None  # a function assigning the module's names: its kinds reach every chunk
+    shift = Shift(previous.chunks, chunks)
     redo: set[int | None] = {n for n, (new, old) in enumerate(zip(chunks, previous.chunks)) if new.text != old.text}
     for n in [*range(len(chunks)), None]:
         now = {k: t for k, t in targets.items() if chunk_of_target[k] == n}
         before = {
-            k: dataclasses.replace(t, rule=_relabel(t.rule, previous.chunks, chunks))
+            k: dataclasses.replace(t, rule=_relabel(t.rule, shift))
             for k, t in previous.targets.items()
             if previous.chunk_of_target[k] == n
         }
@@ -259,20 +253,20 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
-def _moved(diagnostic: Diagnostic, before: list[Chunk], after: list[Chunk], redo: set[int | None]) -> Diagnostic | None:
+def _moved(diagnostic: Diagnostic, before: list[Chunk], shift: Shift, redo: set[int | None]) -> Diagnostic | None:
     """A finding of a chunk (or of the module-level code) that was not analysed again, moved
     with it, fixes included; ``None`` for a finding of one that was."""
     if chunk_at(before, diagnostic.location.row) in redo:
         return None
-    if not any(_shift(before, after, c.end + 1) for c in before):
+    if shift.none:
         return diagnostic
 
     def move(location: Location) -> Location:
-        return Location(location.row + _shift(before, after, location.row), location.column)
+        return Location(location.row + shift(location.row), location.column)
 
     return dataclasses.replace(
         diagnostic,
-        rule=_relabel(diagnostic.rule, before, after) if diagnostic.rule else diagnostic.rule,
+        rule=_relabel(diagnostic.rule, shift) if diagnostic.rule else diagnostic.rule,
         location=move(diagnostic.location),
         end_location=move(diagnostic.end_location),
         fixes=tuple(
@@ -285,15 +279,26 @@ def _moved(diagnostic: Diagnostic, before: list[Chunk], after: list[Chunk], redo
 _LAMBDA_LABEL = re.compile(r"<lambda at line (\d+)>")
 
 
-def _relabel(label: str, before: list[Chunk], after: list[Chunk]) -> str:
+def _relabel(label: str, shift: Shift) -> str:
     """A rule's display name with its lambdas' line numbers moved (``<lambda at line N>``)."""
-    return _LAMBDA_LABEL.sub(lambda m: f"<lambda at line {int(m.group(1)) + _shift(before, after, int(m.group(1)))}>", label)
+    if shift.none or "<lambda" not in label:
+        return label
+    return _LAMBDA_LABEL.sub(lambda m: f"<lambda at line {int(m.group(1)) + shift(int(m.group(1)))}>", label)
 
 
-def _shift(before: list[Chunk], after: list[Chunk], row: int) -> int:
-    """How far old row ``row`` moved: the growth of every chunk that ends above it (the text
+class Shift:
+    """How far an old row moved: the growth of every chunk that ends above it (the text
     outside the chunks did not change)."""
-    return sum((new.end - new.start) - (old.end - old.start) for old, new in zip(before, after) if old.end < row)
+
+    def __init__(self, before: list[Chunk], after: list[Chunk]) -> None:
+        self.ends = [c.end for c in before]
+        self.growth = [0]
+        for old, new in zip(before, after):
+            self.growth.append(self.growth[-1] + (new.end - new.start) - (old.end - old.start))
+        self.none = not any(self.growth)
+
+    def __call__(self, row: int) -> int:
+        return self.growth[bisect.bisect_left(self.ends, row)]
 
 
 __all__ = ["IncrementalChecker", "Outcome"]

@@ -1,26 +1,32 @@
-"""Cut the bodies of functions an analysis of some targets cannot need, keeping every line.
+"""Cut what an analysis of some targets cannot need from a file, keeping every line in place.
 
-The editor re-analyses only the functions an edit can change (``scalarlint.lsp.incremental``).
+The editor re-analyses only the functions an edit can change (``scalarlint.incremental``).
 libcst's parse and scope analysis cost in proportion to the text they get, so those functions
-are analysed in a copy of the file where every other body is replaced by ``pass`` and blank
-lines: every kept line keeps its row and column, so findings, fixes and suppressions come out
-at the same places as in the whole file.
+are analysed in a copy of the file where everything they cannot depend on is replaced by blank
+lines (a run of them is one string literal; a method gets such a string for a body): every
+kept line keeps its row and column, so findings,
+fixes and suppressions come out at the same places as in the whole file.
 
-A body is cut only when nothing the analysis reads across functions (``module_facts``) can
-come from it:
+What one function's findings can depend on outside it is what ``module_facts`` reads (the
+arguments its callers pass, what the functions it calls return, what its class stores on
+``self``), the module-level names it reads (and what those are bound to), and registrations
+(``defvjp(fwd, bwd)``). So, starting from the top-level definitions that hold a target, a
+top-level unit is kept when
 
-* it is not a target, inside one, or around one, and its class has no target method (a method
-  may store on ``self`` what a rule reads);
-* it calls no function or class of the module, by name or on ``self``/``cls`` (a caller's
-  arguments give a helper's parameters their kinds, and the number of call sites counts), and
-  registers nothing (``defvjp`` & co name forwards and rules);
-* at module level, its name appears nowhere else in the file (not passed, aliased or
-  registered);
-* it holds no lambda (lambdas are keyed by their order in the file), no ``global`` or
-  ``nonlocal`` (its assignments would reach the module's names), and its body starts on a line
-  of its own.
+* it is a definition that kept code names (called, passed, subclassed, registered), or one
+  that names a kept definition (a caller gives a helper's parameters their kinds);
+* it is a module-level statement that binds a name kept code reads, or names a kept
+  definition (a call at module level is a call site too); imports and compound statements
+  (``if``/``try`` blocks of definitions) are always kept; with ``module_code`` every
+  module-level statement is;
 
-``tests/checker/test_pruning.py`` checks that the targets' findings do not change.
+to a fixed point. In a kept class without targets a method keeps only its ``def`` line unless
+it calls a method of the module on ``self`` (``module_facts`` counts ``self.f(...)`` sites
+for every method ``f``). A definition with ``global`` or ``nonlocal`` is always kept (its
+assignments reach the module's names). Lambdas are keyed by their order in the file: the
+targets come back renamed to the copy's numbering.
+
+``tests/checker/test_incremental.py`` checks that the targets' findings do not change.
 """
 
 from __future__ import annotations
@@ -29,13 +35,17 @@ import ast
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
-from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS
+from scalarlint.analysis.index import lambda_key, lambda_ordinals
 
 LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
-_REGISTRATIONS = frozenset(REGISTRATIONS) | frozenset(REGISTRATION_METHODS)
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _WORD = re.compile(r"\w+")
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_ALWAYS = (ast.Import, ast.ImportFrom, ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
+T = TypeVar("T")
 
 
 def split_lines(text: str) -> list[str]:
@@ -46,117 +56,158 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def pruned_text(text: str, tree: ast.Module, targets: Mapping[str, object]) -> str:
-    """``text`` (whose ``ast`` tree is ``tree``) with the bodies of functions the targets cannot
-    depend on cut (see above); ``text`` itself when nothing can be cut. A module-level function
-    or class that nothing names goes whole (a ``def`` left behind still costs the scope
-    analysis); a method keeps its ``def`` line and gets ``pass`` for a body."""
-    defined = {n.name for n in ast.walk(tree) if isinstance(n, (*_FUNCTIONS, ast.ClassDef))}
+def pruned(text: str, tree: ast.Module, targets: Mapping[str, T], module_code: bool = True) -> tuple[str, dict[str, T]]:
+    """``text`` (whose ``ast`` tree is ``tree``) with what ``targets`` cannot depend on cut (see
+    above), and ``targets`` keyed as the cut text numbers its lambdas."""
     lines = split_lines(text)
-    words = Counter(_WORD.findall(text))
-    cuts: list[tuple[int, int, str | None]] = []  # rows, and the indentation of ``pass`` (None: blank all)
-    whole_classes = {
-        node.name: node
-        for node in tree.body
-        if isinstance(node, ast.ClassDef) and _class_removable(node, targets, defined, lines, words)
-    }
-    for node in whole_classes.values():
-        cuts.append((_first_row(node), node.end_lineno or node.lineno, None))
-    for node, key, class_key in definitions(tree.body):
-        if class_key is not None and class_key.split(".")[0] in whole_classes:
-            continue
-        if _needed(node, key, class_key, targets, defined, lines, words):
-            continue
-        if node in tree.body:  # module level and named nowhere else: the whole definition goes
-            cuts.append((_first_row(node), node.end_lineno or node.lineno, None))
-            continue
-        first = node.body[0]
-        head = lines[first.lineno - 1][: first.col_offset]
-        if head.strip():  # ``def f(): return x`` on one line: nothing worth cutting
-            continue
-        cuts.append((first.lineno, node.end_lineno or first.lineno, head))
+    lambdas = (
+        sorted((n.lineno, n.col_offset) for n in ast.walk(tree) if isinstance(n, ast.Lambda))
+        if any(key.startswith("<lambda>#") for key in targets)
+        else []
+    )
+    lambda_rows = {row for ordinal, (row, _) in enumerate(lambdas) if lambda_key(ordinal) in targets}
+    units = [_Unit(node, lines) for node in tree.body]
+    holding = [u.holds_target(targets, lambda_rows) for u in units]
+    kept = [h or isinstance(u.node, _ALWAYS) or (module_code and not u.is_definition) for u, h in zip(units, holding)]
+    if any(u.scope_words for u in units):
+        kept = [True] * len(units)
+    changed = True
+    while changed:
+        changed = False
+        read = Counter[str]()
+        defined: set[str] = set()
+        for unit, keep in zip(units, kept):
+            if keep:
+                read.update(unit.words)
+                defined |= unit.defines
+        for number, unit in enumerate(units):
+            if not kept[number] and (unit.binds & set(read) or unit.words.keys() & defined):
+                kept[number] = changed = True
+    methods = {name for unit, keep in zip(units, kept) if keep for name in unit.methods}
+    cuts: list[tuple[int, int, str | None]] = []  # rows, and the indentation of ``pass`` (None: blank)
+    for unit, keep, holds in zip(units, kept, holding):
+        if not keep:
+            cuts.append((unit.first, unit.last, None))
+        elif isinstance(unit.node, ast.ClassDef) and not holds:
+            cuts.extend(_method_bodies(unit.node, lines, methods))
     if not cuts:
-        return text
+        return text, dict(targets)
+    cuts = _merged(cuts, units, lines)
+    blank: set[int] = set()
     for start, end, indent in cuts:
         for row in range(start, end + 1):
-            line = lines[row - 1]
-            ending = line[len(line.rstrip("\r\n")) :]
-            lines[row - 1] = (indent + "pass" if row == start and indent is not None else "") + ending
-    return "".join(lines)
+            lines[row - 1] = _filler(row, start, end, indent) + _ending(lines[row - 1])
+            blank.add(row)
+    return "".join(lines), _renumbered(lambdas, targets, blank)
 
 
-def _first_row(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
-    return node.decorator_list[0].lineno if node.decorator_list else node.lineno
+def _merged(cuts: list[tuple[int, int, str | None]], units: list["_Unit"], lines: list[str]) -> list[tuple[int, int, str | None]]:
+    """Whole-unit cuts joined with the blank lines between them (outside every unit, so never
+    inside a string or brackets) into as few runs as possible: one filler string each."""
+    inside = set()
+    for unit in units:
+        inside.update(range(unit.first, unit.last + 1))
+    whole = {row for start, end, indent in cuts if indent is None for row in range(start, end + 1)}
+    runs: list[tuple[int, int, str | None]] = [c for c in cuts if c[2] is not None]
+    row = 1
+    while row <= len(lines):
+        if row not in whole:
+            row += 1
+            continue
+        start = row
+        while start > 1 and start - 1 not in inside and not lines[start - 2].strip():
+            start -= 1
+        end = row
+        while end + 1 <= len(lines) and (end + 1 in whole or (end + 1 not in inside and not lines[end].strip())):
+            end += 1
+        runs.append((start, end, None))
+        row = end + 1
+    return runs
 
 
-def _class_removable(
-    node: ast.ClassDef, targets: Mapping[str, object], defined: set[str], lines: list[str], words: Counter[str]
-) -> bool:
-    """A module-level class with no target, named nowhere else, whose methods are all cut."""
-    if any(t.startswith(node.name + ".") for t in targets):
-        return False
-    inside = Counter(_WORD.findall("".join(lines[_first_row(node) - 1 : node.end_lineno or node.lineno])))
-    if inside["lambda"] or inside["global"] or inside["nonlocal"] or words[node.name] != inside[node.name]:
-        return False
-    return not any(
-        _needed(method, f"{node.name}.{method.name}", node.name, targets, defined, lines, words)
-        for method, _, _ in definitions(node.body, (node.name,), node.name)
+def _filler(row: int, start: int, end: int, indent: str | None) -> str:
+    """What a cut row holds. A cut of several rows becomes one string literal spanning them
+    (``\"\"\"`` on its first and last rows): blank lines are cheap for ``ast`` but cost libcst
+    a whitespace node each in every metadata pass. A one-row cut is empty (or ``pass``)."""
+    if start == end:
+        return "" if indent is None else indent + "pass"
+    if row == start:
+        return (indent or "") + '"""'
+    return '"""' if row == end else ""
+
+
+def _ending(line: str) -> str:
+    return line[len(line.rstrip("\r\n")) :]
+
+
+class _Unit:
+    """One top-level statement: its rows, the words in it, what it defines and binds."""
+
+    def __init__(self, node: ast.stmt, lines: list[str]) -> None:
+        self.node = node
+        self.first = node.decorator_list[0].lineno if isinstance(node, _DEFINITIONS) and node.decorator_list else node.lineno
+        self.last = node.end_lineno or node.lineno
+        self.words = Counter(_WORD.findall("".join(lines[self.first - 1 : self.last])))
+        self.scope_words = bool(self.words["global"] or self.words["nonlocal"])
+        self.is_definition = isinstance(node, _DEFINITIONS)
+        self.defines = {node.name} if self.is_definition else set()  # type: ignore[attr-defined]
+        self.binds = self.defines | {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
+        } if not self.is_definition else self.defines
+        # every ``def`` name in it (a superset of its methods, read off the text: no walk)
+        self.methods = set(_DEF.findall("".join(lines[self.first - 1 : self.last]))) if isinstance(node, ast.ClassDef) else set()
+        self.keys = set(_keys(node))
+
+    def holds_target(self, targets: Mapping[str, object], lambda_rows: set[int]) -> bool:
+        """A target is defined in it: one of its functions, a function nested in one, or a
+        lambda starting on one of its rows."""
+        return (
+            any(key in targets or any(t.startswith(key + ".") for t in targets) for key in self.keys)
+            or any(self.first <= row <= self.last for row in lambda_rows)
+        )
+
+
+def _keys(node: ast.stmt, prefix: tuple[str, ...] = ()) -> Iterable[str]:
+    """The first pass's keys of the functions in a top-level definition."""
+    if isinstance(node, _FUNCTIONS):
+        yield ".".join((*prefix, node.name))
+    elif isinstance(node, ast.ClassDef):
+        for child in node.body:
+            yield from _keys(child, (*prefix, node.name))
+
+
+def _method_bodies(node: ast.ClassDef, lines: list[str], methods: set[str]) -> Iterable[tuple[int, int, str | None]]:
+    """In a kept class without targets: each method's body, unless it calls a kept method on
+    ``self`` (a call site ``module_facts`` counts) or its body shares its ``def`` line."""
+    for child in node.body:
+        if isinstance(child, ast.ClassDef):
+            yield from _method_bodies(child, lines, methods)
+        if not isinstance(child, _FUNCTIONS):
+            continue
+        if any(_self_call(sub, methods) for sub in ast.walk(child)):
+            continue
+        first = child.body[0]
+        head = lines[first.lineno - 1][: first.col_offset]
+        if not head.strip():
+            yield first.lineno, child.end_lineno or first.lineno, head
+
+
+def _self_call(node: ast.AST, methods: set[str]) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("self", "cls")
+        and node.func.attr in methods
     )
 
 
-def definitions(
-    body: Iterable[ast.stmt], prefix: tuple[str, ...] = (), class_key: str | None = None
-) -> Iterable[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str | None]]:
-    """Functions at module level and in classes (at any depth of classes), with their keys
-    (the first pass's dotted names) and the key of the class they are methods of."""
-    for node in body:
-        if isinstance(node, _FUNCTIONS):
-            yield node, ".".join((*prefix, node.name)), class_key
-        elif isinstance(node, ast.ClassDef):
-            yield from definitions(node.body, (*prefix, node.name), ".".join((*prefix, node.name)))
-        elif isinstance(node, (ast.If, ast.Try, ast.With)):  # conditional definitions
-            for block in _blocks(node):
-                yield from definitions(block, prefix, class_key)
-
-
-def _blocks(node: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
-    if isinstance(node, ast.If):
-        return [node.body, node.orelse]
-    if isinstance(node, ast.Try):
-        return [node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody]
-    return [node.body]
-
-
-def _needed(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
-    key: str,
-    class_key: str | None,
-    targets: Mapping[str, object],
-    defined: set[str],
-    lines: list[str],
-    words: Counter[str],
-) -> bool:
-    if key in targets or any(t.startswith(key + ".") for t in targets):
-        return True
-    if class_key is not None and any(t.startswith(class_key + ".") for t in targets):
-        return True
-    if any(isinstance(sub, ast.Call) and _reaches_module(sub.func, defined) for sub in ast.walk(node)):
-        return True
-    start = (node.decorator_list[0].lineno if node.decorator_list else node.lineno) - 1
-    inside = Counter(_WORD.findall("".join(lines[start : node.end_lineno or node.lineno])))
-    if inside["lambda"] or inside["global"] or inside["nonlocal"]:
-        return True
-    # a module-level function named elsewhere may be passed, aliased or registered; a method is
-    # reached by name only through ``self.name(...)``, which the calls above keep
-    return class_key is None and words[node.name] != inside[node.name]
-
-
-def _reaches_module(func: ast.expr, defined: set[str]) -> bool:
-    """A call that may give a function of this module its arguments, or register one."""
-    if isinstance(func, ast.Name):
-        return func.id in defined or func.id in _REGISTRATIONS
-    if isinstance(func, ast.Attribute):
-        if func.attr in _REGISTRATIONS:
-            return True
-        return isinstance(func.value, ast.Name) and func.value.id in ("self", "cls") and func.attr in defined
-    return False
+def _renumbered(lambdas: list[tuple[int, int]], targets: Mapping[str, T], blank: set[int]) -> dict[str, T]:
+    """``targets`` with lambda keys (``<lambda>#K``, K in source order) renumbered among the
+    lambdas the cut text still has."""
+    if not any(key.startswith("<lambda>#") for key in targets):
+        return dict(targets)
+    before = lambda_ordinals(lambdas)
+    after = lambda_ordinals([p for p in lambdas if p[0] not in blank])
+    renamed = {lambda_key(before[p]): lambda_key(after[p]) for p in after}
+    return {renamed.get(key, key): target for key, target in targets.items() if not key.startswith("<lambda>#") or key in renamed}

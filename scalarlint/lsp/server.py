@@ -299,10 +299,11 @@ class ScalarlintLanguageServer(LanguageServer):
         def _load() -> None:
             try:
                 from scalarlint.analysis.sources import SourceFile
-                from scalarlint.engine import check_source
+                from scalarlint.engine import check_source, quiet_gc
 
                 text = "def pullback(x, g):\n    return g * x[0]\n"
                 check_source(SourceFile("<warm-up>", text, "utf-8", text.encode()), Config())
+                quiet_gc()
             except Exception:  # a broken install shows up on the first real check instead
                 logger.exception("warm-up failed")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scalarlint.analysis.project import Project
-from scalarlint.analysis.pruning import pruned_text, split_lines
+from scalarlint.analysis.pruning import pruned, split_lines
 from scalarlint.analysis.sources import SourceFile, read_source
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
@@ -165,8 +165,8 @@ def test_pruned_copies_keep_every_finding(path: Path) -> None:
         chosen = {k: t for k, t in targets.items() if chunk_at(chunks, index.functions[k].line) in group}
         if not chosen:
             continue
-        copy = SourceFile(source.path, pruned_text(source.text, tree, chosen), source.encoding, source.raw)
-        alone = _analyze_source(copy, chosen, CONFIG)
+        text, keyed = pruned(source.text, tree, chosen, module_code=None in group)
+        alone = _analyze_source(SourceFile(source.path, text, source.encoding, source.raw), keyed, CONFIG)
         assert _report(alone) == _report([d for d in whole if chunk_at(chunks, d.location.row) in group]), chunk.name
 
 
