@@ -27,6 +27,7 @@ from scalarlint.files import discover
 from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
 
+SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
 PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
 
 
@@ -87,12 +88,19 @@ def _index_file(args: tuple[str, str, str, Config]) -> ModuleIndex | FileError |
     return index_source(source, config, module, package)
 
 
-def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
+def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config, split: bool = False) -> list[Diagnostic] | FileError:
+    """The second pass on one source. ``split``: a file over ``SPLIT_LINES`` lines is analysed
+    one group of linked definitions at a time (``incremental.analyze_in_groups``), so a run's
+    memory follows its largest group, not its largest file."""
     from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
 
     codes = config.codes_for_file(source.path)
     if not codes or not targets:
         return []
+    if split and source.notebook is None and source.text.count("\n") > SPLIT_LINES:
+        from scalarlint.incremental import analyze_in_groups
+
+        return analyze_in_groups(source, targets, config)
     try:
         with time_limit(config.file_time_limit):
             return FileAnalyzer(source, config, codes).run(targets)
@@ -109,7 +117,7 @@ def _analyze_file(args: tuple[str, dict[str, Target], Config]) -> list[Diagnosti
     source = read_source(path)
     if isinstance(source, FileError):
         return source
-    return _analyze_source(source, targets, config)
+    return _analyze_source(source, targets, config, split=True)
 
 
 def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
@@ -167,7 +175,7 @@ def _analyze_bytes(args: tuple[str, bytes, dict[str, Target], Config]) -> list[D
     source = decode_source(raw, path)
     if isinstance(source, FileError):
         return source
-    return _analyze_source(source, targets, config)
+    return _analyze_source(source, targets, config, split=True)
 
 
 def _check_files_cached(files: list[Path], config: Config, jobs: int | None, cache: Cache) -> RunResult:

@@ -17,8 +17,9 @@ top-level unit is kept when
   that names a kept definition (a caller gives a helper's parameters their kinds);
 * it is a module-level statement that binds a name kept code reads, or names a kept
   definition (a call at module level is a call site too); imports and compound statements
-  (``if``/``try`` blocks of definitions) are always kept; with ``module_code`` every
-  module-level statement is;
+  (``if``/``try`` blocks of definitions) are always kept, and so are the docstring, the
+  leading imports and the first statement after them (a fix that adds an import places it by
+  exactly these); with ``module_code`` every module-level statement is;
 
 to a fixed point. In a kept class without targets a method keeps only its ``def`` line unless
 it calls a method of the module on ``self`` (``module_facts`` counts ``self.f(...)`` sites
@@ -59,46 +60,76 @@ def split_lines(text: str) -> list[str]:
 def pruned(text: str, tree: ast.Module, targets: Mapping[str, T], module_code: bool = True) -> tuple[str, dict[str, T]]:
     """``text`` (whose ``ast`` tree is ``tree``) with what ``targets`` cannot depend on cut (see
     above), and ``targets`` keyed as the cut text numbers its lambdas."""
-    lines = split_lines(text)
-    lambdas = (
-        sorted((n.lineno, n.col_offset) for n in ast.walk(tree) if isinstance(n, ast.Lambda))
-        if any(key.startswith("<lambda>#") for key in targets)
-        else []
-    )
-    lambda_rows = {row for ordinal, (row, _) in enumerate(lambdas) if lambda_key(ordinal) in targets}
-    units = [_Unit(node, lines) for node in tree.body]
-    holding = [u.holds_target(targets, lambda_rows) for u in units]
-    kept = [h or isinstance(u.node, _ALWAYS) or (module_code and not u.is_definition) for u, h in zip(units, holding)]
-    if any(u.scope_words for u in units):
-        kept = [True] * len(units)
-    changed = True
-    while changed:
-        changed = False
-        read = Counter[str]()
-        defined: set[str] = set()
-        for unit, keep in zip(units, kept):
-            if keep:
-                read.update(unit.words)
-                defined |= unit.defines
-        for number, unit in enumerate(units):
-            if not kept[number] and (unit.binds & set(read) or unit.words.keys() & defined):
-                kept[number] = changed = True
-    methods = {name for unit, keep in zip(units, kept) if keep for name in unit.methods}
-    cuts: list[tuple[int, int, str | None]] = []  # rows, and the indentation of ``pass`` (None: blank)
-    for unit, keep, holds in zip(units, kept, holding):
-        if not keep:
-            cuts.append((unit.first, unit.last, None))
-        elif isinstance(unit.node, ast.ClassDef) and not holds:
-            cuts.extend(_method_bodies(unit.node, lines, methods))
-    if not cuts:
-        return text, dict(targets)
-    cuts = _merged(cuts, units, lines)
-    blank: set[int] = set()
-    for start, end, indent in cuts:
-        for row in range(start, end + 1):
-            lines[row - 1] = _filler(row, start, end, indent) + _ending(lines[row - 1])
-            blank.add(row)
-    return "".join(lines), _renumbered(lambdas, targets, blank)
+    return Pruner(text, tree)(targets, module_code)
+
+
+class Pruner:
+    """One file, cut for one set of targets after another (its units are read once)."""
+
+    def __init__(self, text: str, tree: ast.Module) -> None:
+        self.text = text
+        self.tree = tree
+        self.lines = split_lines(text)
+        self.units = [_Unit(node, self.lines) for node in tree.body]
+        self.any_scope_words = any(u.scope_words for u in self.units)
+        self.header = _header_length(tree.body)
+        self._lambdas: list[tuple[int, int]] | None = None
+
+    @property
+    def lambdas(self) -> list[tuple[int, int]]:
+        if self._lambdas is None:
+            self._lambdas = sorted((n.lineno, n.col_offset) for n in ast.walk(self.tree) if isinstance(n, ast.Lambda))
+        return self._lambdas
+
+    def __call__(self, targets: Mapping[str, T], module_code: bool = True) -> tuple[str, dict[str, T]]:
+        units = self.units
+        lambdas = self.lambdas if any(key.startswith("<lambda>#") for key in targets) else []
+        lambda_rows = {row for ordinal, (row, _) in enumerate(lambdas) if lambda_key(ordinal) in targets}
+        holding = [u.holds_target(targets, lambda_rows) for u in units]
+        kept = [
+            h or number < self.header or isinstance(u.node, _ALWAYS) or (module_code and not u.is_definition)
+            for number, (u, h) in enumerate(zip(units, holding))
+        ]
+        if self.any_scope_words:
+            kept = [True] * len(units)
+        changed = True
+        while changed:
+            changed = False
+            read: set[str] = set()
+            defined: set[str] = set()
+            for unit, keep in zip(units, kept):
+                if keep:
+                    read |= unit.words.keys()
+                    defined |= unit.defines
+            for number, unit in enumerate(units):
+                if not kept[number] and (unit.binds & read or unit.words.keys() & defined):
+                    kept[number] = changed = True
+        methods = {name for unit, keep in zip(units, kept) if keep for name in unit.methods}
+        cuts: list[tuple[int, int, str | None]] = []  # rows, and the indentation of a method's filler (None: whole)
+        for unit, keep, holds in zip(units, kept, holding):
+            if not keep:
+                cuts.append((unit.first, unit.last, None))
+            elif isinstance(unit.node, ast.ClassDef) and not holds:
+                cuts.extend(_method_bodies(unit.node, self.lines, methods))
+        if not cuts:
+            return self.text, dict(targets)
+        lines = list(self.lines)
+        blank: set[int] = set()
+        for start, end, indent in _merged(cuts, units, lines):
+            for row in range(start, end + 1):
+                lines[row - 1] = _filler(row, start, end, indent) + _ending(lines[row - 1])
+                blank.add(row)
+        return "".join(lines), _renumbered(lambdas, targets, blank)
+
+
+def _header_length(body: list[ast.stmt]) -> int:
+    """How many leading units stay whatever the targets: the docstring, the imports after it
+    and the first statement after those (where a fix adds an import, and how many blank lines
+    it adds, depends on exactly these)."""
+    count = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
+    while count < len(body) and isinstance(body[count], (ast.Import, ast.ImportFrom)):
+        count += 1
+    return count + 1
 
 
 def _merged(cuts: list[tuple[int, int, str | None]], units: list["_Unit"], lines: list[str]) -> list[tuple[int, int, str | None]]:

@@ -191,3 +191,26 @@ def test_opening_a_file_reuses_the_cli_cache(tmp_path: Path) -> None:
         incremental._analyze_source = original  # type: ignore[assignment]
     assert not calls, "the cached analysis was not reused"
     assert _report(opened) == _report(check_source(source, CONFIG))
+
+
+@pytest.mark.parametrize("scope", ["rules", "all"])
+def test_large_files_analysed_in_groups_give_the_whole_file_findings(scope: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``analyze_in_groups`` (what a run does for files over SPLIT_LINES lines) on every corpus
+    file and the editor benchmark's module, in small batches so that every group is cut alone."""
+    import scalarlint.incremental as incremental
+    from scalarlint.incremental import analyze_in_groups
+
+    monkeypatch.setattr(incremental, "BATCH_LINES", 1)
+    config = Config(scope=scope)
+    sources = [read_source(p) for p in CORPUS] + [_source(generate(600))]
+    compared = 0
+    for source in sources:
+        assert not isinstance(source, FileError)
+        index = index_source(source, config)
+        if index is None or isinstance(index, FileError):
+            continue
+        targets = Project([index], config).targets(scope_all=scope == "all").get(source.path, {})
+        whole = _analyze_source(source, targets, config)
+        assert _report(analyze_in_groups(source, targets, config)) == _report(whole), source.path
+        compared += len(whole) if isinstance(whole, list) else 0
+    assert compared > 100
