@@ -214,3 +214,44 @@ def test_large_files_analysed_in_groups_give_the_whole_file_findings(scope: str,
         assert _report(analyze_in_groups(source, targets, config)) == _report(whole), source.path
         compared += len(whole) if isinstance(whole, list) else 0
     assert compared > 100
+
+
+SAME_NAME_NESTED = """\
+import numpy as np
+
+
+def test_one():
+    def fun(d):
+        total = 0.0
+        for k in sorted(d):
+            total = total + np.sum(d[k])
+        return total
+
+    return fun
+
+
+def test_two():
+    def fun(d):
+        return d
+
+    return fun({"a": np.ones(3)})
+"""
+
+
+def test_calls_link_every_definition_of_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fun({...})`` in one test is a call site of every ``fun`` of the module for the
+    inference, so the two tests are one group (found on autograd's tests/test_dict.py)."""
+    import scalarlint.incremental as incremental
+    from scalarlint.incremental import analyze_in_groups
+
+    monkeypatch.setattr(incremental, "BATCH_LINES", 1)
+    config = Config(scope="all")
+    source = _source(SAME_NAME_NESTED)
+    index = index_source(source, config)
+    assert index is not None and not isinstance(index, FileError)
+    targets = Project([index], config).targets(scope_all=True)[source.path]
+    assert _report(analyze_in_groups(source, targets, config)) == _report(_analyze_source(source, targets, config))
+    tree = ast.parse(SAME_NAME_NESTED)
+    lines = split_lines(SAME_NAME_NESTED)
+    chunks = chunks_of(tree, lines)
+    assert linked_closure(chunks, outside_text(lines, chunks), {0}) == {0, 1}
