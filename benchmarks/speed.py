@@ -19,7 +19,9 @@ Every command runs as a fresh process, so imports count as a user sees them. For
 
 and, for one small file with findings and one without, ``scalarlint check`` with and without the
 cache next to ruff. Peak RSS is the largest sum of the resident memory of the command and every
-process below it, sampled every 10 ms from ``/proc``. Each timing is the median of ``--repeat``
+process below it, sampled every 10 ms from ``/proc``; forked workers share pages with their
+parent, which that sum counts once per process, so the peak PSS (shared pages split between
+the processes sharing them) is given too. Each timing is the median of ``--repeat``
 runs (one for the slow rows). The table goes to ``--out``.
 """
 
@@ -47,35 +49,45 @@ class Timing:
     seconds: float
     peak_mb: float
     tail: str
+    peak_pss_mb: float = 0.0
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of ``root`` and every process below it."""
-    total, stack = 0, [root]
+def _tree_memory(root: int) -> tuple[int, int]:
+    """(resident bytes, proportional bytes) of ``root`` and every process below it. Worker
+    processes are forked: the pages they share with the parent count in each one's RSS, and
+    once, split between them, in PSS (``/proc/PID/smaps_rollup``)."""
+    rss = pss = 0
+    stack = [root]
     while stack:
         pid = stack.pop()
         try:
             with open(f"/proc/{pid}/statm") as fh:
-                total += int(fh.read().split()[1]) * PAGE
+                rss += int(fh.read().split()[1]) * PAGE
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1]) * 1024
+                        break
             for task in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{task}/children") as fh:
                     stack.extend(int(c) for c in fh.read().split())
         except (OSError, ValueError):
             continue
-    return total
+    return rss, pss
 
 
 def run_once(cmd: list[str], cwd: Path | None = None) -> Timing:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
+    peak = peak_pss = 0
     done = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, peak_pss
         while not done.is_set():
-            peak = max(peak, _tree_rss(proc.pid))
+            rss, pss = _tree_memory(proc.pid)
+            peak, peak_pss = max(peak, rss), max(peak_pss, pss)
             done.wait(0.01)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -85,7 +97,7 @@ def run_once(cmd: list[str], cwd: Path | None = None) -> Timing:
     done.set()
     sampler.join()
     lines = [ln for ln in (out + "\n" + err).splitlines() if ln.startswith(("Found", "All checks", "cache:")) or "could not be checked" in ln]
-    return Timing(seconds, peak / 2**20, " / ".join(lines[-2:]))
+    return Timing(seconds, peak / 2**20, " / ".join(lines[-2:]), peak_pss / 2**20)
 
 
 def timed(cmd: list[str], repeat: int, cwd: Path | None = None, before: list[list[str]] = ()) -> Timing:  # type: ignore[assignment]
@@ -96,7 +108,7 @@ def timed(cmd: list[str], repeat: int, cwd: Path | None = None, before: list[lis
         runs.append(run_once(cmd, cwd))
     middle = statistics.median(r.seconds for r in runs)
     best = min(runs, key=lambda r: abs(r.seconds - middle))
-    return Timing(middle, max(r.peak_mb for r in runs), best.tail)
+    return Timing(middle, max(r.peak_mb for r in runs), best.tail, max(r.peak_pss_mb for r in runs))
 
 
 def edit_one_helper(tree: Path) -> str:
@@ -149,7 +161,7 @@ def main() -> None:
 
     def row(tree: str, files: int | str, what: str, t: Timing, ruff_seconds: float | None, runs: int) -> None:
         ratio = f"{t.seconds / ruff_seconds:.2f}" if ruff_seconds else ""
-        rows.append(f"| {tree} | {files} | {what} | {t.seconds:.2f} | {ratio} | {t.peak_mb:.0f} | {runs} | {t.tail} |")
+        rows.append(f"| {tree} | {files} | {what} | {t.seconds:.2f} | {ratio} | {t.peak_mb:.0f} | {t.peak_pss_mb:.0f} | {runs} | {t.tail} |")
         print(rows[-1], flush=True)
 
     for spec in args.tree:
@@ -189,10 +201,10 @@ def main() -> None:
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}; "
         f"date {time.strftime('%Y-%m-%d')}. Wall-clock seconds (median of the runs shown, each a fresh process), the ratio "
-        "to ruff's time on the same input, and the peak resident memory of the whole process tree.",
+        "to ruff's time on the same input, and the peak memory of the whole process tree (RSS summed; PSS summed).",
         "",
-        "| tree | .py files | what | seconds | x ruff | peak RSS MB | runs | result |",
-        "|---|---|---|---|---|---|---|---|",
+        "| tree | .py files | what | seconds | x ruff | peak RSS MB | peak PSS MB | runs | result |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     text = "\n".join(header + rows) + "\n"
     if args.out:

@@ -28,6 +28,7 @@ from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
+HEAVY_BYTES = 200_000  # about 5,000 lines: analysed alone, after the others (memory)
 PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
 
 
@@ -49,13 +50,23 @@ class RunResult:
     stats: RunStats | None = field(default=None, compare=False)
 
 
-def quiet_gc() -> None:
+_COLLECT = {"after_file": False, "pending_lines": 0}
+COLLECT_EVERY_LINES = 3000  # analysed lines of cyclic garbage a process may hold before a pass
+
+
+def quiet_gc(collect_after_file: bool = True) -> None:
     """Fewer cyclic-GC passes for a checking process. Parsing and analysis allocate hundreds of
     thousands of short-lived, mostly acyclic objects (freed by reference counting anyway), and
     the default thresholds run a collection every 700 allocations: about half of ``ast.parse``'s
-    time on a large file went there. What the imports built is frozen out of every later pass."""
+    time on a large file went there. What the imports built is frozen out of every later pass.
+
+    A file's scope analysis is cyclic (scopes and their assignments point at each other and at
+    the tree), so with rare passes its garbage would outlive it and a run's memory would grow
+    file by file: ``collect_after_file`` collects once every ``COLLECT_EVERY_LINES`` analysed
+    lines instead (the editor server collects after publishing)."""
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
+    _COLLECT["after_file"] = collect_after_file
 
 
 def index_source(
@@ -103,7 +114,16 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         return analyze_in_groups(source, targets, config)
     try:
         with time_limit(config.file_time_limit):
-            return FileAnalyzer(source, config, codes).run(targets)
+            found = FileAnalyzer(source, config, codes).run(targets)
+        if _COLLECT["after_file"]:
+            _COLLECT["pending_lines"] += source.text.count("\n")
+            if _COLLECT["pending_lines"] >= COLLECT_EVERY_LINES:
+                from scalarlint.analysis.tree import release
+
+                release()
+                gc.collect()
+                _COLLECT["pending_lines"] = 0
+        return found
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)")
     except ParseFailure as exc:
@@ -120,7 +140,32 @@ def _analyze_file(args: tuple[str, dict[str, Target], Config]) -> list[Diagnosti
     return _analyze_source(source, targets, config, split=True)
 
 
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> list:  # type: ignore[no-untyped-def]
+    """``_map`` for the second pass, with the heaviest files (over ``HEAVY_BYTES``) after the
+    worker pool has finished, one at a time: two of them analysed side by side would hold two
+    whole-file scope graphs at once. Results come back in ``items`` order."""
+    heavy = [n for n, size in enumerate(sizes) if size > HEAVY_BYTES]
+    if not heavy:
+        return _map(func, items, jobs)
+    light = [n for n in range(len(items)) if n not in set(heavy)]
+    out: list = [None] * len(items)
+    for n, result in zip(light, _map(func, [items[n] for n in light], jobs)):
+        out[n] = result
+    for n in heavy:
+        out[n] = func(items[n])
+    return out
+
+
 def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
+    if _COLLECT["after_file"]:
+        gc.freeze()  # what the run holds so far (indexes, sources) is never garbage: keep it out of every pass
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(items) < PARALLEL_THRESHOLD:
         return [func(item) for item in items]
@@ -143,7 +188,7 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None, cach
     result.files_checked = len(files) - len(result.errors)
     targets = Project(indexes, config).targets(scope_all=config.scope == "all")
     work = [(path, t, config) for path, t in sorted(targets.items()) if t]
-    for item in _map(_analyze_file, work, jobs):
+    for item in _map_second_pass(_analyze_file, work, [_size(path) for path, _, _ in work], jobs):
         _collect(result, item)
     return _sorted(result)
 
@@ -228,7 +273,8 @@ def _check_files_cached(files: list[Path], config: Config, jobs: int | None, cac
             _collect(result, entry)
         else:
             analysed.append(path)
-    for path, item in zip(analysed, _map(_analyze_bytes, [(p, contents[p], work[p], config) for p in analysed], jobs)):
+    items = [(p, contents[p], work[p], config) for p in analysed]
+    for path, item in zip(analysed, _map_second_pass(_analyze_bytes, items, [len(contents[p]) for p in analysed], jobs)):
         _collect(result, item)
         if not _is_time_limit(item):
             cache.store("findings", findings_keys[path], item, depends_on=_watched(item))

@@ -55,6 +55,11 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     return parents
 
 
+def release() -> None:
+    """Drop the kept children of the last indexed tree (so the tree can be freed)."""
+    _cache.root, _cache.children = None, None
+
+
 def is_inside(node: cst.CSTNode, region: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
     """``node`` is ``region`` or lies below it."""
     current: cst.CSTNode | None = node

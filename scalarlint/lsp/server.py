@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import gc
 import logging
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -174,9 +175,12 @@ class ScalarlintLanguageServer(LanguageServer):
                 return  # superseded while it ran: a newer check will publish
             if isinstance(result, NotebookSnapshot):
                 self.publish_cells(result)
-                return
-            self.snapshots[uri] = result
-            self.publish(result)
+            else:
+                self.snapshots[uri] = result
+                self.publish(result)
+            # the check's cyclic garbage (scope graphs) goes now, off the path to the
+            # diagnostics (engine.quiet_gc makes automatic passes rare)
+            self._checker.submit(gc.collect)
         except asyncio.CancelledError:
             raise
         except RuntimeError as exc:  # the checker was shut down (shutdown request)
@@ -303,7 +307,7 @@ class ScalarlintLanguageServer(LanguageServer):
 
                 text = "def pullback(x, g):\n    return g * x[0]\n"
                 check_source(SourceFile("<warm-up>", text, "utf-8", text.encode()), Config())
-                quiet_gc()
+                quiet_gc(collect_after_file=False)
             except Exception:  # a broken install shows up on the first real check instead
                 logger.exception("warm-up failed")
 
