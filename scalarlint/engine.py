@@ -11,7 +11,6 @@ import ast
 import dataclasses
 import gc
 import os
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,6 +168,8 @@ def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(items) < PARALLEL_THRESHOLD:
         return [func(item) for item in items]
+    from concurrent.futures import ProcessPoolExecutor  # here: a one-file run never pays for it
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(func, items, chunksize=max(1, len(items) // (workers * 4))))
 

@@ -11,7 +11,10 @@ import os
 import re
 from pathlib import Path
 
-import pathspec
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pathspec
 
 from scalarlint.config import Config
 from scalarlint.diagnostics import FileError
@@ -62,6 +65,8 @@ def _gitignore(folder: Path) -> _GitIgnore | None:
     if not ignore.is_file():
         return None
     try:
+        import pathspec  # here: checking named files never reads a .gitignore
+
         return _GitIgnore(pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines()))
     except Exception:
         return None
