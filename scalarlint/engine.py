@@ -100,7 +100,7 @@ def _index_file(args: tuple[str, str, str, Config]) -> ModuleIndex | FileError |
 
 def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config, split: bool = False) -> list[Diagnostic] | FileError:
     """The second pass on one source. ``split``: a file over ``SPLIT_LINES`` lines is analysed
-    one group of linked definitions at a time (``incremental.analyze_in_groups``), so a run's
+    one group of linked definitions at a time (``grouped.analyze_in_groups``), so a run's
     memory follows its largest group, not its largest file."""
     from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
 
@@ -108,7 +108,7 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
     if not codes or not targets:
         return []
     if split and source.notebook is None and source.text.count("\n") > SPLIT_LINES:
-        from scalarlint.incremental import analyze_in_groups
+        from scalarlint.grouped import analyze_in_groups
 
         return analyze_in_groups(source, targets, config)
     try:

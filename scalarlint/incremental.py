@@ -8,11 +8,10 @@ an edit usually touches one function. So the file is cut into its top-level defi
 * if the text outside the chunks (imports, module constants, comments) changed, or chunks
   were added, removed or renamed, or the settings changed, the whole file is analysed again;
 * otherwise the changed chunks, every chunk whose targets changed (a rule now reaching a
-  helper), and every chunk linked to those by a name (one mentions a function or class the
-  other defines at top level, or calls a name the other defines at any depth, in either
-  direction, followed to a fixed point; the module-level code counts as one more chunk, for
-  the lambdas a registration defines there and the calls it makes) are analysed again, in a copy of the file where the other
-  bodies are cut (``analysis.pruning``: every line stays where it was);
+  helper), and every chunk linked to those (``analysis.chunks``: by a name one defines and
+  the other uses, to a fixed point; the module-level code counts as one more chunk) are
+  analysed again, in a copy of the file where the other bodies are cut
+  (``analysis.pruning``: every line stays where it was);
 * the findings of the other chunks are reused, moved by as many lines as their chunk moved
   (their fixes' edits too).
 
@@ -20,51 +19,44 @@ The first check of a document that exists on disk goes through the on-disk cache
 (``scalarlint.cache``): opening a file that ``scalarlint check`` or an earlier session analysed
 with the same text and settings costs its first pass only.
 
-What one function's findings can depend on outside it is what ``module_facts`` reads (callers'
-arguments, callees' returns, a class's ``self`` attributes) plus the module's own statements,
-all of which the rules above keep in view. ``tests/checker/test_incremental.py`` compares the
-result with a whole-file check after hundreds of random edits.
+``tests/checker/test_incremental.py`` compares the result with a whole-file check after
+random edits, and every corpus file's groups analysed alone with the whole file.
 """
 
 from __future__ import annotations
 
-import ast
 import bisect
 import dataclasses
 import os
 import re
 from dataclasses import dataclass
 
-from scalarlint.analysis.index import ModuleIndex, lambda_key
+from scalarlint.analysis.chunks import (
+    Chunk,
+    chunk_at,
+    chunks_of,
+    linked_closure,
+    outside_text,
+)
+from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project, Target
-from scalarlint.analysis.pruning import Pruner, pruned, split_lines
+from scalarlint.analysis.pruning import pruned, split_lines
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, Edit, FileError, Location
-from scalarlint.engine import _analyze_source, _is_time_limit, _watched, check_source, findings_key, index_source, load_findings
+from scalarlint.engine import (
+    _analyze_source,
+    _is_time_limit,
+    _watched,
+    check_source,
+    findings_key,
+    index_source,
+    load_findings,
+)
 
-_WORD = re.compile(r"\w+")
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
-_CALL = re.compile(r"(?:(?<![\w.])|\b(?:self|cls)\s*\.\s*)(\w+)\s*\(")
-
-
-def _facts(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(names defined at any depth, words, names called bare or on ``self``/``cls``)."""
-    return frozenset(_DEF.findall(text)), frozenset(_WORD.findall(text)), frozenset(_CALL.findall(text))
 _SCOPE_WORDS = re.compile(r"\b(global|nonlocal)\b")
 WHOLE_FILE_SHARE = 0.5  # when more than this share of the chunks must be redone, do the file
-
-
-@dataclass(frozen=True)
-class Chunk:
-    start: int  # first row (its first decorator), 1-based
-    end: int  # last row
-    name: str
-    text: str
-    defs: frozenset[str]  # every function and class name defined in it, at any depth
-    words: frozenset[str]  # every identifier-like word in it
-    calls: frozenset[str]  # ``f(...)``, ``self.f(...)``, ``cls.f(...)`` in it: module_facts counts call sites by name
 
 
 @dataclass
@@ -163,41 +155,6 @@ class IncrementalChecker:
         return Outcome(found, redone=len(redo))
 
 
-def chunks_of(tree: ast.Module, lines: list[str]) -> list[Chunk]:
-    out = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-            end = node.end_lineno or node.lineno
-            text = "".join(lines[start - 1 : end])
-            # supersets, read off the text (a walk of every chunk costs more than the rest)
-            defs, words, calls = _facts(text)
-            out.append(Chunk(start, end, node.name, text, defs, words, calls))
-    return out
-
-
-def outside_text(lines: list[str], chunks: list[Chunk]) -> str:
-    """The text outside every chunk, one marker line standing for each chunk."""
-    starts = {c.start: c for c in chunks}
-    out: list[str] = []
-    row = 1
-    while row <= len(lines):
-        chunk = starts.get(row)
-        if chunk is not None:
-            out.append("\0\n")
-            row = chunk.end + 1
-        else:
-            out.append(lines[row - 1])
-            row += 1
-    return "".join(out)
-
-
-def chunk_at(chunks: list[Chunk], row: int) -> int | None:
-    """The number of the chunk holding ``row`` (chunks are in row order, disjoint)."""
-    number = bisect.bisect_right([c.start for c in chunks], row) - 1
-    return number if number >= 0 and row <= chunks[number].end else None
-
-
 def _to_redo(
     previous: Analysis | None,
     config: Config,
@@ -226,43 +183,6 @@ def _to_redo(
         if now != before:
             redo.add(n)
     return linked_closure(chunks, outside, redo)
-
-
-def linked_closure(chunks: list[Chunk], outside: str, start: set[int | None]) -> set[int | None]:
-    """``start`` and every chunk linked to it, to a fixed point (``None``: the module-level code)."""
-    code = Chunk(0, 0, "", outside, *_facts(outside))  # the module-level code, as one more chunk
-    redo = set(start)
-    frontier = set(redo)
-    while frontier:
-        linked: set[int | None] = {
-            n for n in range(len(chunks)) if n not in redo and any(_linked(chunks[n], chunks[m]) for m in frontier if m is not None)
-        }
-        if None not in redo and any(_linked(code, chunks[m]) for m in frontier if m is not None):
-            linked.add(None)  # module-level code (a registration, a lambda rule, a call) names a redone chunk
-        if None in frontier:
-            linked |= {n for n in range(len(chunks)) if n not in redo and _linked(code, chunks[n])}
-        redo |= linked
-        frontier = linked
-    return redo
-
-
-def components(chunks: list[Chunk], outside: str) -> list[set[int | None]]:
-    """The file's chunks (and its module-level code, ``None``) in groups no link crosses."""
-    out: list[set[int | None]] = []
-    seen: set[int | None] = set()
-    for start in [*range(len(chunks)), None]:
-        if start not in seen:
-            group = linked_closure(chunks, outside, {start})
-            seen |= group
-            out.append(group)
-    return out
-
-
-def _linked(a: Chunk, b: Chunk) -> bool:
-    """One chunk names the other's top-level function or class, or calls (bare or on ``self``)
-    a name the other defines at any depth: ``module_facts`` joins the arguments of every call
-    site of a name, whichever function of that name it reaches."""
-    return bool((a.name and a.name in b.words) or (b.name and b.name in a.words) or a.calls & b.defs or b.calls & a.defs)
 
 
 def _moved(diagnostic: Diagnostic, before: list[Chunk], shift: Shift, redo: set[int | None]) -> Diagnostic | None:
@@ -316,70 +236,3 @@ class Shift:
 __all__ = ["IncrementalChecker", "Outcome"]
 
 
-def analyze_in_groups(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
-    """A large file's second pass one group of linked chunks at a time (``components``), each in
-    a pruned copy: the same findings as the whole file (the invariant the incremental re-check
-    rests on), with the memory of the largest group instead of the whole file's."""
-    try:
-        tree = ast_parse(source.text, filename=source.path)
-    except (SyntaxError, ValueError, RecursionError):
-        return _analyze_source(source, targets, config)
-    lines = split_lines(source.text)
-    chunks = chunks_of(tree, lines)
-    groups = components(chunks, outside_text(lines, chunks))
-    if len(groups) < 2:
-        return _analyze_source(source, targets, config)
-    rows = _function_rows(tree)
-    prune = Pruner(source.text, tree)
-    found: list[Diagnostic] = []
-    for group in _batches(groups, chunks):
-        chosen = {k: t for k, t in targets.items() if k in rows and chunk_at(chunks, rows[k]) in group}
-        if not chosen:
-            continue
-        text, keyed = prune(chosen, module_code=None in group)
-        part = _analyze_source(dataclasses.replace(source, text=text), keyed, config)
-        if isinstance(part, FileError):
-            return part
-        found.extend(part)
-    return sorted(found, key=Diagnostic.sort_key)
-
-
-BATCH_LINES = 1500  # groups are analysed together up to this many lines (each copy repeats the imports)
-
-
-def _batches(groups: list[set[int | None]], chunks: list[Chunk]) -> list[set[int | None]]:
-    """Groups joined, in order, into batches of about ``BATCH_LINES`` lines: a union of groups
-    no link crosses is one too, and fewer copies repeat the module's imports fewer times."""
-    out: list[set[int | None]] = []
-    size = 0
-    for group in groups:
-        lines = sum(chunks[n].end - chunks[n].start + 1 for n in group if n is not None)
-        if out and size + lines <= BATCH_LINES:
-            out[-1] |= group
-            size += lines
-        else:
-            out.append(set(group))
-            size = lines
-    return out
-
-
-def _function_rows(tree: ast.Module) -> dict[str, int]:
-    """The first pass's function keys (dotted ``def`` names, ``<lambda>#K``) and their rows."""
-    rows: dict[str, int] = {}
-    lambdas: list[tuple[int, int]] = []
-    stack: list[tuple[ast.AST, str]] = [(tree, "")]
-    while stack:
-        node, prefix = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                rows[prefix + child.name] = child.lineno
-                stack.append((child, f"{prefix}{child.name}."))
-            elif isinstance(child, ast.ClassDef):
-                stack.append((child, f"{prefix}{child.name}."))
-            else:
-                if isinstance(child, ast.Lambda):
-                    lambdas.append((child.lineno, child.col_offset))
-                stack.append((child, prefix))
-    for ordinal, (row, _) in enumerate(sorted(lambdas)):
-        rows[lambda_key(ordinal)] = row
-    return rows

@@ -17,7 +17,8 @@ from scalarlint.analysis.sources import SourceFile, read_source
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.engine import _analyze_source, check_source, index_source
-from scalarlint.incremental import IncrementalChecker, chunk_at, chunks_of, linked_closure, outside_text
+from scalarlint.analysis.chunks import chunk_at, chunks_of, linked_closure, outside_text
+from scalarlint.incremental import IncrementalChecker
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -197,10 +198,10 @@ def test_opening_a_file_reuses_the_cli_cache(tmp_path: Path) -> None:
 def test_large_files_analysed_in_groups_give_the_whole_file_findings(scope: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``analyze_in_groups`` (what a run does for files over SPLIT_LINES lines) on every corpus
     file and the editor benchmark's module, in small batches so that every group is cut alone."""
-    import scalarlint.incremental as incremental
-    from scalarlint.incremental import analyze_in_groups
+    import scalarlint.grouped as grouped
+    from scalarlint.grouped import analyze_in_groups
 
-    monkeypatch.setattr(incremental, "BATCH_LINES", 1)
+    monkeypatch.setattr(grouped, "BATCH_LINES", 1)
     config = Config(scope=scope)
     sources = [read_source(p) for p in CORPUS] + [_source(generate(600))]
     compared = 0
@@ -241,10 +242,10 @@ def test_two():
 def test_calls_link_every_definition_of_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
     """``fun({...})`` in one test is a call site of every ``fun`` of the module for the
     inference, so the two tests are one group (found on autograd's tests/test_dict.py)."""
-    import scalarlint.incremental as incremental
-    from scalarlint.incremental import analyze_in_groups
+    import scalarlint.grouped as grouped
+    from scalarlint.grouped import analyze_in_groups
 
-    monkeypatch.setattr(incremental, "BATCH_LINES", 1)
+    monkeypatch.setattr(grouped, "BATCH_LINES", 1)
     config = Config(scope="all")
     source = _source(SAME_NAME_NESTED)
     index = index_source(source, config)

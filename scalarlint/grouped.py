@@ -1,0 +1,96 @@
+"""A large file's second pass one group of linked definitions at a time.
+
+Each group (``analysis.chunks.components``, joined into batches of about ``BATCH_LINES``
+lines) is analysed in a pruned copy of the file, so a whole-tree run's memory follows its
+largest group instead of its largest file, with the same findings as the whole file.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from scalarlint.analysis.chunks import (
+    Chunk,
+    chunk_at,
+    chunks_of,
+    components,
+    outside_text,
+)
+from scalarlint.analysis.index import lambda_key
+from scalarlint.analysis.project import Target
+from scalarlint.analysis.pruning import Pruner, split_lines
+from scalarlint.analysis.sources import SourceFile
+from scalarlint.analysis.syntax_versions import ast_parse
+from scalarlint.config import Config
+from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.engine import _analyze_source
+
+
+def analyze_in_groups(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
+    """A large file's second pass one group of linked chunks at a time (``components``), each in
+    a pruned copy: the same findings as the whole file (the invariant the incremental re-check
+    rests on), with the memory of the largest group instead of the whole file's."""
+    try:
+        tree = ast_parse(source.text, filename=source.path)
+    except (SyntaxError, ValueError, RecursionError):
+        return _analyze_source(source, targets, config)
+    lines = split_lines(source.text)
+    chunks = chunks_of(tree, lines)
+    groups = components(chunks, outside_text(lines, chunks))
+    if len(groups) < 2:
+        return _analyze_source(source, targets, config)
+    rows = _function_rows(tree)
+    prune = Pruner(source.text, tree)
+    found: list[Diagnostic] = []
+    for group in _batches(groups, chunks):
+        chosen = {k: t for k, t in targets.items() if k in rows and chunk_at(chunks, rows[k]) in group}
+        if not chosen:
+            continue
+        text, keyed = prune(chosen, module_code=None in group)
+        part = _analyze_source(dataclasses.replace(source, text=text), keyed, config)
+        if isinstance(part, FileError):
+            return part
+        found.extend(part)
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+BATCH_LINES = 1500  # groups are analysed together up to this many lines (each copy repeats the imports)
+
+
+def _batches(groups: list[set[int | None]], chunks: list[Chunk]) -> list[set[int | None]]:
+    """Groups joined, in order, into batches of about ``BATCH_LINES`` lines: a union of groups
+    no link crosses is one too, and fewer copies repeat the module's imports fewer times."""
+    out: list[set[int | None]] = []
+    size = 0
+    for group in groups:
+        lines = sum(chunks[n].end - chunks[n].start + 1 for n in group if n is not None)
+        if out and size + lines <= BATCH_LINES:
+            out[-1] |= group
+            size += lines
+        else:
+            out.append(set(group))
+            size = lines
+    return out
+
+
+def _function_rows(tree: ast.Module) -> dict[str, int]:
+    """The first pass's function keys (dotted ``def`` names, ``<lambda>#K``) and their rows."""
+    rows: dict[str, int] = {}
+    lambdas: list[tuple[int, int]] = []
+    stack: list[tuple[ast.AST, str]] = [(tree, "")]
+    while stack:
+        node, prefix = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                rows[prefix + child.name] = child.lineno
+                stack.append((child, f"{prefix}{child.name}."))
+            elif isinstance(child, ast.ClassDef):
+                stack.append((child, f"{prefix}{child.name}."))
+            else:
+                if isinstance(child, ast.Lambda):
+                    lambdas.append((child.lineno, child.col_offset))
+                stack.append((child, prefix))
+    for ordinal, (row, _) in enumerate(sorted(lambdas)):
+        rows[lambda_key(ordinal)] = row
+    return rows
