@@ -7,7 +7,6 @@ largest group instead of its largest file, with the same findings as the whole f
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 
 from scalarlint.analysis.chunks import (
@@ -17,14 +16,14 @@ from scalarlint.analysis.chunks import (
     components,
     outside_text,
 )
-from scalarlint.analysis.index import lambda_key
+from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Target
 from scalarlint.analysis.pruning import Pruner, split_lines
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
-from scalarlint.engine import _analyze_source
+from scalarlint.engine import _analyze_source, index_source
 
 
 def analyze_in_groups(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
@@ -40,7 +39,10 @@ def analyze_in_groups(source: SourceFile, targets: dict[str, Target], config: Co
     groups = components(chunks, outside_text(lines, chunks))
     if len(groups) < 2:
         return _analyze_source(source, targets, config)
-    rows = _function_rows(tree)
+    index = index_source(source, config, tree=tree)
+    if not isinstance(index, ModuleIndex):
+        return _analyze_source(source, targets, config)
+    rows = {key: entry.line for key, entry in index.functions.items()}
     prune = Pruner(source.text, tree)
     found: list[Diagnostic] = []
     for group in _batches(groups, chunks):
@@ -72,25 +74,3 @@ def _batches(groups: list[set[int | None]], chunks: list[Chunk]) -> list[set[int
             out.append(set(group))
             size = lines
     return out
-
-
-def _function_rows(tree: ast.Module) -> dict[str, int]:
-    """The first pass's function keys (dotted ``def`` names, ``<lambda>#K``) and their rows."""
-    rows: dict[str, int] = {}
-    lambdas: list[tuple[int, int]] = []
-    stack: list[tuple[ast.AST, str]] = [(tree, "")]
-    while stack:
-        node, prefix = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                rows[prefix + child.name] = child.lineno
-                stack.append((child, f"{prefix}{child.name}."))
-            elif isinstance(child, ast.ClassDef):
-                stack.append((child, f"{prefix}{child.name}."))
-            else:
-                if isinstance(child, ast.Lambda):
-                    lambdas.append((child.lineno, child.col_offset))
-                stack.append((child, prefix))
-    for ordinal, (row, _) in enumerate(sorted(lambdas)):
-        rows[lambda_key(ordinal)] = row
-    return rows

@@ -19,14 +19,14 @@ import bisect
 import re
 from dataclasses import dataclass
 
-_WORD = re.compile(r"\w+")
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
+WORD = re.compile(r"\w+")
+DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)  # names a text defines
 _CALL = re.compile(r"(?:(?<![\w.])|\b(?:self|cls)\s*\.\s*)(\w+)\s*\(")
 
 
 def _facts(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(names defined at any depth, words, names called bare or on ``self``/``cls``)."""
-    return frozenset(_DEF.findall(text)), frozenset(_WORD.findall(text)), frozenset(_CALL.findall(text))
+    return frozenset(DEFINED.findall(text)), frozenset(WORD.findall(text)), frozenset(_CALL.findall(text))
 
 @dataclass(frozen=True)
 class Chunk:

@@ -38,11 +38,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
+from scalarlint.analysis.chunks import DEFINED, WORD
 from scalarlint.analysis.index import lambda_key, lambda_ordinals
 
 LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
-_WORD = re.compile(r"\w+")
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _ALWAYS = (ast.Import, ast.ImportFrom, ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
@@ -178,7 +177,7 @@ class _Unit:
         self.node = node
         self.first = node.decorator_list[0].lineno if isinstance(node, _DEFINITIONS) and node.decorator_list else node.lineno
         self.last = node.end_lineno or node.lineno
-        self.words = Counter(_WORD.findall("".join(lines[self.first - 1 : self.last])))
+        self.words = Counter(WORD.findall("".join(lines[self.first - 1 : self.last])))
         self.scope_words = bool(self.words["global"] or self.words["nonlocal"])
         self.is_definition = isinstance(node, _DEFINITIONS)
         self.defines = {node.name} if self.is_definition else set()  # type: ignore[attr-defined]
@@ -186,7 +185,7 @@ class _Unit:
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
         } if not self.is_definition else self.defines
         # every ``def`` name in it (a superset of its methods, read off the text: no walk)
-        self.methods = set(_DEF.findall("".join(lines[self.first - 1 : self.last]))) if isinstance(node, ast.ClassDef) else set()
+        self.methods = set(DEFINED.findall("".join(lines[self.first - 1 : self.last]))) if isinstance(node, ast.ClassDef) else set()
         self.keys = set(_keys(node))
 
     def holds_target(self, targets: Mapping[str, object], lambda_rows: set[int]) -> bool:
