@@ -116,13 +116,15 @@ def edit_one_helper(tree: Path) -> str:
     tree without AD rules (numpy), to the first function of the first file that has one."""
     from scalarlint.analysis.project import Project, module_names
     from scalarlint.config import Config
-    from scalarlint.engine import _index_file
+    from scalarlint.analysis.sources import read_source
+    from scalarlint.engine import index_source
     from scalarlint.files import discover
 
     config = Config(root=str(tree))
     files, _ = discover([tree], config)
     names = module_names([str(f) for f in files])
-    indexes = [i for i in (_index_file((str(f), *names[str(f)], config)) for f in files) if hasattr(i, "functions")]
+    sources = [read_source(f) for f in files]
+    indexes = [i for i in (index_source(s, config, *names[s.path]) for s in sources if hasattr(s, "text")) if hasattr(i, "functions")]
     targets = Project(indexes, config).targets()
     chosen = [(p, k) for p, found in sorted(targets.items()) for k, t in found.items() if t.is_helper and "<lambda>" not in k]
     label = "helper"

@@ -35,7 +35,7 @@ from scalarlint.analysis.syntax_versions import ast_parse, parse_module
 from scalarlint.analysis.sources import SourceFile, decode_source, encode_source, read_regular
 from scalarlint.config import Config
 from scalarlint.engine import check_source, index_source
-from scalarlint.diagnostics import visible_fixes  # re-exported: the fix loop's callers use it
+from scalarlint.diagnostics import visible_fixes  # noqa: F401  (re-exported: the fix loop's callers use it)
 from scalarlint.diagnostics import (
     Applicability,
     Diagnostic,

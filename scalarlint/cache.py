@@ -29,6 +29,8 @@ reads results of the old one.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import importlib.util
 import io
@@ -69,8 +71,10 @@ def cache_dir_for(config: Config) -> Path:
     return default_cache_dir()
 
 
+@functools.lru_cache(maxsize=1)
 def _checker_fingerprint() -> str:
-    """The version and the stamps of the checker's own modules."""
+    """The version and the stamps of the checker's own modules (once per process: the code a
+    process runs does not change under it)."""
     digest = hashlib.blake2b(__version__.encode(), digest_size=16)
     for package in _checker_folders():
         for folder, dirs, names in os.walk(package):
@@ -135,8 +139,26 @@ def _stamps(paths: list[str]) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+class NoCache:
+    """What a run uses with ``--no-cache``: it answers nothing and keeps nothing, so a run has
+    one code path with or without a cache."""
+
+    enabled = False
+
+    def key(self, kind: str, *parts: str) -> str:
+        return ""
+
+    def load(self, kind: str, key: str) -> None:
+        return None
+
+    def store(self, kind: str, key: str, value: Any, depends_on: list[str] = ()) -> None:  # type: ignore[assignment]
+        return None
+
+
 class Cache:
     """One cache folder, for one set of settings and one checker build."""
+
+    enabled = True
 
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
@@ -195,19 +217,11 @@ class Cache:
                     out.write(MAGIC + key.encode() + b"\n" + payload)
                 os.replace(temporary, path)
             except BaseException:
-                with _quiet():
+                with contextlib.suppress(OSError):
                     os.unlink(temporary)
                 raise
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             self.write_errors += 1
-
-
-class _quiet:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return exc[0] is not None and issubclass(exc[0], OSError)  # type: ignore[arg-type]
 
 
 def clean(root: Path) -> bool:
@@ -227,6 +241,6 @@ def tag_cache_dir(root: Path) -> None:
     tag = root / "CACHEDIR.TAG"
     if tag.exists():
         return
-    with _quiet():
+    with contextlib.suppress(OSError):
         root.mkdir(parents=True, exist_ok=True)
         tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n# A scalarlint cache: see https://bford.info/cachedir/\n")

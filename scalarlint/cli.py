@@ -88,7 +88,6 @@ def check(
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source, quiet_gc
-    from scalarlint.output import FORMATS
 
     quiet_gc()
     use_stdin = any(str(p) == "-" for p in paths)
@@ -207,7 +206,6 @@ def _check_and_fix(
     remain (as a plain check does), else 0.
     """
     from scalarlint.fixers import engine as fx
-    from scalarlint.output import FORMATS
 
     run = fx.FixRun()
     stdin_fix: fx.FileFix | None = None

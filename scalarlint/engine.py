@@ -17,9 +17,9 @@ from pathlib import Path
 
 from scalarlint.analysis.index import ModuleIndex, build_index
 from scalarlint.analysis.project import Project, Target, module_name_for, module_names
+from scalarlint.analysis.sources import SourceFile, decode_source, read_regular
 from scalarlint.analysis.syntax_versions import ast_parse
-from scalarlint.analysis.sources import SourceFile, decode_source, read_regular, read_source
-from scalarlint.cache import Cache, content_digest
+from scalarlint.cache import Cache, NoCache, content_digest
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.files import discover
@@ -68,6 +68,20 @@ def quiet_gc(collect_after_file: bool = True) -> None:
     _COLLECT["after_file"] = collect_after_file
 
 
+def _collect_garbage_after(lines: int) -> None:
+    """Under ``quiet_gc(collect_after_file=True)``: one cyclic pass per ``COLLECT_EVERY_LINES``
+    analysed lines, after dropping the last tree's kept children."""
+    if not _COLLECT["after_file"]:
+        return
+    _COLLECT["pending_lines"] += lines
+    if _COLLECT["pending_lines"] >= COLLECT_EVERY_LINES:
+        from scalarlint.analysis.tree import release
+
+        release()
+        gc.collect()
+        _COLLECT["pending_lines"] = 0
+
+
 def index_source(
     source: SourceFile, config: Config, module: str | None = None, package: str = "", tree: ast.Module | None = None
 ) -> ModuleIndex | FileError | None:
@@ -90,14 +104,6 @@ def index_source(
         return FileError(source.path, f"cannot parse: {exc}")
 
 
-def _index_file(args: tuple[str, str, str, Config]) -> ModuleIndex | FileError | None:
-    path, module, package, config = args
-    source = read_source(path)
-    if isinstance(source, FileError):
-        return source
-    return index_source(source, config, module, package)
-
-
 def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config, split: bool = False) -> list[Diagnostic] | FileError:
     """The second pass on one source. ``split``: a file over ``SPLIT_LINES`` lines is analysed
     one group of linked definitions at a time (``grouped.analyze_in_groups``), so a run's
@@ -114,14 +120,7 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
     try:
         with time_limit(config.file_time_limit):
             found = FileAnalyzer(source, config, codes).run(targets)
-        if _COLLECT["after_file"]:
-            _COLLECT["pending_lines"] += source.text.count("\n")
-            if _COLLECT["pending_lines"] >= COLLECT_EVERY_LINES:
-                from scalarlint.analysis.tree import release
-
-                release()
-                gc.collect()
-                _COLLECT["pending_lines"] = 0
+        _collect_garbage_after(source.text.count("\n"))
         return found
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)")
@@ -129,21 +128,6 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         return FileError(source.path, str(exc))
     except RecursionError:
         return FileError(source.path, "too deeply nested to analyse")
-
-
-def _analyze_file(args: tuple[str, dict[str, Target], Config]) -> list[Diagnostic] | FileError:
-    path, targets, config = args
-    source = read_source(path)
-    if isinstance(source, FileError):
-        return source
-    return _analyze_source(source, targets, config, split=True)
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> list:  # type: ignore[no-untyped-def]
@@ -168,30 +152,75 @@ def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(items) < PARALLEL_THRESHOLD:
         return [func(item) for item in items]
-    from concurrent.futures import ProcessPoolExecutor  # here: a one-file run never pays for it
+    from concurrent.futures import (
+        ProcessPoolExecutor,  # here: a one-file run never pays for it
+    )
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(func, items, chunksize=max(1, len(items) // (workers * 4))))
 
 
 def check_files(files: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
-    if cache is not None:
-        return _check_files_cached(files, config, jobs, cache)
+    """One run over ``files``: read each once, then a run entry for the whole tree, else an
+    index entry per file and a findings entry per file and set of targets; only what the cache
+    does not answer is computed. Without a cache every step is computed."""
+    store: Cache | NoCache = cache if cache is not None else NoCache()
+    contents: dict[str, bytes] = {}
+    digests: dict[str, str] = {}
     result = RunResult()
-    names = module_names([str(f) for f in files])
-    indexed = _map(_index_file, [(str(f), *names[str(f)], config) for f in files], jobs)
+    for f in files:
+        read = read_regular(f)
+        if isinstance(read, FileError):
+            result.errors.append(read)
+            continue
+        contents[str(f)] = read[0]
+        digests[str(f)] = content_digest(read[0]) if cache is not None else ""
+    run_key = store.key("run", *(f"{p}\0{d}" for p, d in sorted(digests.items())), *(f"{e.filename}\0{e.message}" for e in result.errors))
+    cached = store.load("run", run_key)
+    if isinstance(cached, tuple) and len(cached) == 3:
+        diagnostics, errors, checked = cached
+        return RunResult(list(diagnostics), list(errors), checked, RunStats(files=len(files), indexed=0, analysed=0))
+
+    names = module_names(list(digests))
+    index_keys = {p: store.key("index", p, d, *names[p]) for p, d in digests.items()}
+    found: dict[str, ModuleIndex | FileError | None] = {}
+    for path, key in index_keys.items():
+        entry = store.load("index", key)
+        if isinstance(entry, (ModuleIndex, FileError)) or entry == _SKIPPED:
+            found[path] = None if entry == _SKIPPED else entry
+    missing = [p for p in contents if p not in found]
+    for path, item in zip(missing, _map(_index_bytes, [(p, contents[p], *names[p], config) for p in missing], jobs)):
+        found[path] = item
+        if not _is_time_limit(item):
+            store.store("index", index_keys[path], _SKIPPED if item is None else item)
     indexes: list[ModuleIndex] = []
-    for item in indexed:
+    for path in contents:
+        item = found[path]
         if isinstance(item, FileError):
             result.errors.append(item)
         elif item is not None:
             indexes.append(item)
     result.files_checked = len(files) - len(result.errors)
+
     targets = Project(indexes, config).targets(scope_all=config.scope == "all")
-    work = [(path, t, config) for path, t in sorted(targets.items()) if t]
-    for item in _map_second_pass(_analyze_file, work, [_size(path) for path, _, _ in work], jobs):
+    work = {path: t for path, t in sorted(targets.items()) if t}
+    findings_keys = {path: findings_key(store, path, digests[path], t) for path, t in work.items()}
+    analysed: list[str] = []
+    for path, key in findings_keys.items():
+        entry = load_findings(store, key, path)
+        if entry is not None:
+            _collect(result, entry)
+        else:
+            analysed.append(path)
+    items = [(p, contents[p], work[p], config) for p in analysed]
+    for path, item in zip(analysed, _map_second_pass(_analyze_bytes, items, [len(contents[p]) for p in analysed], jobs)):
         _collect(result, item)
-    return _sorted(result)
+        store_findings(store, findings_keys[path], item)
+    _sorted(result)
+    if cache is not None:
+        store.store("run", run_key, (result.diagnostics, result.errors, result.files_checked), depends_on=_watched(result.diagnostics))
+        result.stats = RunStats(files=len(files), indexed=len(missing), analysed=len(analysed), analysed_paths=tuple(analysed))
+    return result
 
 
 def _collect(result: RunResult, item: list[Diagnostic] | FileError) -> None:
@@ -224,74 +253,15 @@ def _analyze_bytes(args: tuple[str, bytes, dict[str, Target], Config]) -> list[D
     return _analyze_source(source, targets, config, split=True)
 
 
-def _check_files_cached(files: list[Path], config: Config, jobs: int | None, cache: Cache) -> RunResult:
-    """``check_files`` through the cache: a run entry for the whole tree, else an index entry
-    per file and a findings entry per file and set of targets; only misses are computed."""
-    contents: dict[str, bytes] = {}
-    digests: dict[str, str] = {}
-    result = RunResult()
-    for f in files:
-        read = read_regular(f)
-        if isinstance(read, FileError):
-            result.errors.append(read)
-            continue
-        contents[str(f)] = read[0]
-        digests[str(f)] = content_digest(read[0])
-    run_key = cache.key("run", *(f"{p}\0{d}" for p, d in sorted(digests.items())), *(f"{e.filename}\0{e.message}" for e in result.errors))
-    cached = cache.load("run", run_key)
-    if isinstance(cached, tuple) and len(cached) == 3:
-        diagnostics, errors, checked = cached
-        return RunResult(list(diagnostics), list(errors), checked, RunStats(files=len(files), indexed=0, analysed=0))
-
-    names = module_names(list(digests))
-    index_keys = {p: cache.key("index", p, d, *names[p]) for p, d in digests.items()}
-    found: dict[str, ModuleIndex | FileError | None] = {}
-    for path, key in index_keys.items():
-        entry = cache.load("index", key)
-        if isinstance(entry, (ModuleIndex, FileError)) or entry == _SKIPPED:
-            found[path] = None if entry == _SKIPPED else entry
-    missing = [p for p in contents if p not in found]
-    for path, item in zip(missing, _map(_index_bytes, [(p, contents[p], *names[p], config) for p in missing], jobs)):
-        found[path] = item
-        if not _is_time_limit(item):
-            cache.store("index", index_keys[path], _SKIPPED if item is None else item)
-    indexes: list[ModuleIndex] = []
-    for path in contents:
-        item = found[path]
-        if isinstance(item, FileError):
-            result.errors.append(item)
-        elif item is not None:
-            indexes.append(item)
-    result.files_checked = len(files) - len(result.errors)
-
-    targets = Project(indexes, config).targets(scope_all=config.scope == "all")
-    work = {path: t for path, t in sorted(targets.items()) if t}
-    findings_keys = {path: findings_key(cache, path, digests[path], t) for path, t in work.items()}
-    analysed: list[str] = []
-    for path, key in findings_keys.items():
-        entry = load_findings(cache, key, path)
-        if entry is not None:
-            _collect(result, entry)
-        else:
-            analysed.append(path)
-    items = [(p, contents[p], work[p], config) for p in analysed]
-    for path, item in zip(analysed, _map_second_pass(_analyze_bytes, items, [len(contents[p]) for p in analysed], jobs)):
-        _collect(result, item)
-        if not _is_time_limit(item):
-            cache.store("findings", findings_keys[path], item, depends_on=_watched(item))
-    _sorted(result)
-    cache.store("run", run_key, (result.diagnostics, result.errors, result.files_checked), depends_on=sorted({f for d in result.diagnostics for f in _watched([d])}))
-    result.stats = RunStats(files=len(files), indexed=len(missing), analysed=len(analysed), analysed_paths=tuple(analysed))
-    return result
-
-
-def findings_key(cache: Cache, path: str, digest: str, targets: dict[str, Target]) -> str:
+def findings_key(cache: Cache | NoCache, path: str, digest: str, targets: dict[str, Target]) -> str:
     """The key of a file's second pass: its absolute path (the CLI and the editor name files
     differently), its content, and its targets."""
+    if not cache.enabled:
+        return ""
     return cache.key("findings", os.path.abspath(path), digest, repr(sorted(targets.items())))
 
 
-def load_findings(cache: Cache, key: str, path: str) -> list[Diagnostic] | FileError | None:
+def load_findings(cache: Cache | NoCache, key: str, path: str) -> list[Diagnostic] | FileError | None:
     """A cached second pass, its findings named as this run names the file."""
     entry = cache.load("findings", key)
     if isinstance(entry, FileError):
@@ -299,6 +269,13 @@ def load_findings(cache: Cache, key: str, path: str) -> list[Diagnostic] | FileE
     if isinstance(entry, list):
         return [d if d.filename == path else dataclasses.replace(d, filename=path) for d in entry]
     return None
+
+
+def store_findings(cache: Cache | NoCache, key: str, found: list[Diagnostic] | FileError) -> None:
+    """Keep a file's second pass, with the packaging files its fixes depend on; a file that ran
+    out of time is not kept."""
+    if not _is_time_limit(found):
+        cache.store("findings", key, found, depends_on=_watched(found))
 
 
 _SKIPPED = "skipped"  # the index entry of a file with a skip-file directive
@@ -310,12 +287,16 @@ def _is_time_limit(item: object) -> bool:
 
 
 def _watched(item: list[Diagnostic] | FileError) -> list[str]:
-    """Packaging files that decide whether these findings' fixes may import scalarlint."""
-    if not isinstance(item, list) or not any(d.fixes for d in item):
+    """Packaging files that decide whether these findings' fixes may import scalarlint (once
+    per file that has fixes)."""
+    if not isinstance(item, list):
+        return []
+    with_fixes = sorted({d.filename for d in item if d.fixes})
+    if not with_fixes:
         return []
     from scalarlint.cache import watched_project_files
 
-    return watched_project_files(item[0].filename)
+    return sorted({f for name in with_fixes for f in watched_project_files(name)})
 
 
 def check_paths(paths: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:

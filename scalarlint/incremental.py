@@ -47,15 +47,13 @@ from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, Edit, FileError, Location
 from scalarlint.engine import (
     _analyze_source,
-    _is_time_limit,
-    _watched,
     check_source,
     findings_key,
     index_source,
     load_findings,
+    store_findings,
 )
 
-_SCOPE_WORDS = re.compile(r"\b(global|nonlocal)\b")
 WHOLE_FILE_SHARE = 0.5  # when more than this share of the chunks must be redone, do the file
 
 
@@ -63,7 +61,6 @@ WHOLE_FILE_SHARE = 0.5  # when more than this share of the chunks must be redone
 class Analysis:
     """What the last check of a document saw and found."""
 
-    text: str
     config: Config
     chunks: list[Chunk]
     outside: str  # the text outside every chunk
@@ -97,8 +94,7 @@ class IncrementalChecker:
         found = load_findings(cache, key, source.path)
         if found is None:
             found = _analyze_source(source, targets, config)
-            if not _is_time_limit(found):
-                cache.store("findings", key, found, depends_on=_watched(found))
+            store_findings(cache, key, found)
         return found
 
     def forget(self, path: str) -> None:
@@ -132,7 +128,7 @@ class IncrementalChecker:
             if isinstance(found, FileError):
                 self.forget(source.path)
                 return Outcome(found)
-            self._last[source.path] = Analysis(source.text, config, chunks, outside, targets, chunk_of_target, found)
+            self._last[source.path] = Analysis(config, chunks, outside, targets, chunk_of_target, found)
             return Outcome(found)
         assert previous is not None
         chosen = {k: t for k, t in targets.items() if chunk_of_target[k] in redo}
@@ -151,7 +147,7 @@ class IncrementalChecker:
             if (moved := _moved(d, previous.chunks, shift, redo)) is not None
         ]
         found = sorted(kept + fresh, key=Diagnostic.sort_key)
-        self._last[source.path] = Analysis(source.text, config, chunks, outside, targets, chunk_of_target, found)
+        self._last[source.path] = Analysis(config, chunks, outside, targets, chunk_of_target, found)
         return Outcome(found, redone=len(redo))
 
 
@@ -169,7 +165,7 @@ def _to_redo(
         return None
     if [c.name for c in chunks] != [c.name for c in previous.chunks]:
         return None
-    if any(_SCOPE_WORDS.search(c.text) for c in chunks):
+    if any("global" in c.words or "nonlocal" in c.words for c in chunks):
         return None  # a function assigning the module's names: its kinds reach every chunk
     shift = Shift(previous.chunks, chunks)
     redo: set[int | None] = {n for n, (new, old) in enumerate(zip(chunks, previous.chunks)) if new.text != old.text}
