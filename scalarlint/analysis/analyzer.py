@@ -14,13 +14,14 @@ from typing import Iterable, Mapping
 import libcst as cst
 
 from scalarlint.analysis import syntax_versions
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from scalarlint.analysis.fast_walk import resolve_scopes
 from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
 from scalarlint.analysis.project import Target
 from scalarlint.analysis.sources import SourceFile
-from scalarlint.analysis.tree import children, parent_map
+from scalarlint.analysis.tree import children, parent_map, preorder
 from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
@@ -48,23 +49,25 @@ def parse_module(text: str) -> cst.Module:
         raise ParseFailure(f"cannot parse: {exc}") from exc
 
 
-def function_keys(module: cst.Module) -> dict[cst.CSTNode, str]:
+def function_keys(module: cst.Module, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> dict[cst.CSTNode, str]:
     """The same function keys as the ast-based first pass: dotted names for ``def``s (classes
-    included), ``<lambda>#K`` for the K-th lambda in source order. A plain walk over the kept
-    children, not a libcst visitor: this runs on every analysed file."""
+    included), ``<lambda>#K`` for the K-th lambda in source order. Read off the kept source
+    order (``preorder``), testing exact node types: this runs on every analysed file."""
     keys: dict[cst.CSTNode, str] = {}
+    names_of: dict[cst.CSTNode, tuple[str, ...]] = {module: ()}
     lambdas = 0
-    stack: list[tuple[cst.CSTNode, tuple[str, ...]]] = [(module, ())]
-    while stack:
-        node, names = stack.pop()
-        if isinstance(node, (cst.ClassDef, cst.FunctionDef)):
-            names = (*names, node.name.value)
-            if isinstance(node, cst.FunctionDef):
-                keys[node] = ".".join(names)
-        elif isinstance(node, cst.Lambda):
+    for node in preorder(module):
+        kind = type(node)
+        if kind is cst.Lambda:
             keys[node] = lambda_key(lambdas)
             lambdas += 1
-        stack.extend((child, names) for child in reversed(children(node)))
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
+            outer = parents.get(node)
+            while outer is not None and outer not in names_of:
+                outer = parents.get(outer)
+            names = names_of[node] = (*names_of.get(outer, ()), node.name.value)  # type: ignore[attr-defined]
+            if kind is cst.FunctionDef:
+                keys[node] = ".".join(names)
     return keys
 
 
@@ -90,14 +93,15 @@ class _Walker:
                 functions.pop()
                 continue
             node: cst.CSTNode = item  # type: ignore[assignment]
-            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            kind = type(node)
+            if kind is cst.FunctionDef or kind is cst.Lambda:
                 if self.analyzer.allows_scalar(node) or is_compiled_kernel(node):
                     continue
                 labels.append(self.label_of.get(node) or labels[-1])
                 functions.append(node)
                 stack.append(leave)
                 self._dispatch(node, functions[-1], labels[-1])
-            elif isinstance(node, cst.With) and self.analyzer.allows_scalar(node):
+            elif kind is cst.With and self.analyzer.allows_scalar(node):
                 continue
             elif functions:
                 self._dispatch(node, functions[-1], labels[-1])
@@ -120,8 +124,7 @@ class FileAnalyzer:
         self.with_fixes = with_fixes
         self.config = config
         self.module = parse_module(source.text)
-        self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        self.scopes = self.wrapper.resolve(ScopeProvider)
+        self.scopes = resolve_scopes(self.module)
         self.parents = parent_map(self.module)
         self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
         self.dispatch: dict[type, list[CheckModule]] = {}
@@ -135,7 +138,7 @@ class FileAnalyzer:
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Computed on first use: most files have no finding and never pay for positions."""
         if self._positions is None:
-            self._positions = self.wrapper.resolve(PositionProvider)
+            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
         return self._positions
 
     def allows_scalar(self, node: cst.CSTNode) -> bool:
@@ -159,7 +162,7 @@ class FileAnalyzer:
         return False
 
     def run(self, targets: dict[str, Target]) -> list[Diagnostic]:
-        keys = function_keys(self.module)
+        keys = function_keys(self.module, self.parents)
         label_of = {node: targets[key] for node, key in keys.items() if key in targets}
         rules = {node for node, target in label_of.items() if not (target.is_helper or target.registered or target.forward)}
         inference = Inference(self.config, self.scopes, self.parents, set(label_of), rules, label_of, self.module)  # type: ignore[arg-type]

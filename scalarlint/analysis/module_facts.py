@@ -18,7 +18,7 @@ from scalarlint.analysis import kinds as K
 from scalarlint.analysis.kinds import Kind, Tag
 from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
 from scalarlint.analysis.syntax import call_name, is_self_attribute
-from scalarlint.analysis.tree import walk
+from scalarlint.analysis.tree import preorder, walk
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference import Inference
@@ -34,8 +34,9 @@ class ModuleFacts:
         self.self_assignments: dict[tuple[cst.ClassDef, str], list[cst.BaseExpression]] = defaultdict(list)
         self._namespace_users: dict[cst.CSTNode, bool] = {}
         self.forward_of: dict[str, str] = {}  # bwd name -> fwd name, from ``f.defvjp(fwd, bwd)``
-        for node in walk(module):
-            if isinstance(node, cst.Call):
+        for node in preorder(module):
+            kind = type(node)  # exact types: isinstance against libcst's abstract classes is slow
+            if kind is cst.Call:
                 func = node.func
                 if isinstance(func, cst.Attribute) and func.attr.value == "defvjp" and len(node.args) == 2:
                     fwd, bwd = (a.value for a in node.args)
@@ -45,11 +46,11 @@ class ModuleFacts:
                     self.calls_by_name[func.value].append(node)
                 elif is_self_attribute(func):
                     self.calls_by_name["self." + func.attr.value].append(node)  # type: ignore[union-attr]
-            elif isinstance(node, cst.Return):
+            elif kind is cst.Return:
                 owner = self.enclosing_function(node)
                 if owner is not None:
                     self.returns_of[owner].append(node)
-            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            elif kind is cst.Assign or kind is cst.AnnAssign or kind is cst.AugAssign:
                 self._note_self_assignment(node)
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | cst.Lambda | None:

@@ -1,11 +1,10 @@
 """Small walks over libcst trees shared by the checks and the fixers.
 
-libcst computes ``node.children`` by running a visitor over the node's fields, which makes it
-the most expensive thing the analysis does when walks repeat (loop bodies, function bodies,
-module facts). ``parent_map`` reads every node's children once anyway, so it keeps them: later
-walks of the same tree read the kept lists. The cache holds one tree (the one being analysed,
-kept alive by the cache itself so node ids stay unique); nodes of any other tree fall back to
-``node.children``.
+libcst computes ``node.children`` by rebuilding the node through a visitor, so children are
+read with ``fast_walk.child_nodes`` instead (the same nodes, off the fields). ``parent_map``
+reads every node's children once anyway, so it keeps them: later walks of the same tree (loop
+bodies, function bodies, module facts) read the kept lists. The cache holds one tree (the one
+being analysed, kept alive by the cache itself so node ids stay unique).
 """
 
 from __future__ import annotations
@@ -14,6 +13,8 @@ import threading
 from collections.abc import Iterator, Sequence
 
 import libcst as cst
+
+from scalarlint.analysis.fast_walk import child_nodes
 
 _cache = threading.local()
 
@@ -25,7 +26,7 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
         found = kept.get(id(node))
         if found is not None:
             return found
-    return node.children
+    return child_nodes(node)
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -40,24 +41,35 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     """Child -> parent for the whole tree; a plain walk is about 3x cheaper than libcst's
     ParentNodeProvider, which pays for a full visitor dispatch per node. Keeps every node's
-    children for later walks of the same tree (per thread)."""
+    children, and every node in source order (``preorder``), for later walks of the same tree
+    (per thread)."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     kept: dict[int, Sequence[cst.CSTNode]] = {}
+    order: list[cst.CSTNode] = []
     stack = [root]
     while stack:
         node = stack.pop()
-        below = node.children
+        order.append(node)
+        below = child_nodes(node)
         kept[id(node)] = below
         for child in below:
             parents[child] = node
-            stack.append(child)
-    _cache.root, _cache.children = root, kept
+        stack.extend(reversed(below))
+    _cache.root, _cache.children, _cache.preorder = root, kept, order
     return parents
+
+
+def preorder(root: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """Every node of ``root``'s tree in source order (parents before children): the kept list
+    when ``root`` is the tree ``parent_map`` last indexed, else a walk."""
+    if getattr(_cache, "root", None) is root:
+        return _cache.preorder  # type: ignore[no-any-return]
+    return list(walk(root))
 
 
 def release() -> None:
     """Drop the kept children of the last indexed tree (so the tree can be freed)."""
-    _cache.root, _cache.children = None, None
+    _cache.root, _cache.children, _cache.preorder = None, None, None
 
 
 def is_inside(node: cst.CSTNode, region: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:

@@ -1,0 +1,195 @@
+"""libcst's scope analysis and child lists without rebuilding the tree on every walk.
+
+A libcst visit is built for transformers: every node visited, even by a read-only
+``CSTVisitor``, has its children visited through ``_visit_and_replace_children``, which
+constructs (and validates) a fresh copy of the node that is then thrown away. That rebuild was
+most of the second pass's time: ``ScopeProvider`` walks the tree four times (two batched walks
+and the walks of its own two visitors, expression contexts and scopes), and ``node.children``
+is computed the same way.
+
+This module keeps libcst's analysis and changes only how it walks:
+
+- ``child_nodes``: a node's children in libcst's own order, read off its fields. The order of
+  each node class is recorded once per process from libcst itself (the field names its
+  ``_visit_and_replace_children`` announces through ``on_visit_attribute``), so it follows
+  whatever libcst version is installed.
+- ``resolve_scopes``: ``ScopeProvider``'s result for a module, computed by libcst's own
+  expression-context and scope visitors, walked with ``child_nodes`` instead of rebuilding
+  every node. Only those two visitor classes take the short path (``_READ_ONLY_VISITORS``);
+  every other visitor, transformers included, runs libcst's ``visit`` untouched.
+
+Both are checked against libcst's own results on every node of the corpus
+(``tests/checker/test_fast_walk.py``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import ExpressionContextProvider, ScopeProvider
+from libcst.metadata.expression_context_provider import ExpressionContextVisitor
+from libcst.metadata.scope_provider import _ASSIGNMENT_LIKE_NODES, Scope, ScopeVisitor
+
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_FIELDS_LOCK = threading.Lock()
+
+
+class _FieldRecorder(cst.CSTVisitor):
+    """Collects the field names one node's ``_visit_and_replace_children`` announces, in order,
+    without descending into the children."""
+
+    def __init__(self, node: cst.CSTNode) -> None:
+        super().__init__()
+        self.node = node
+        self.fields: list[str] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return False
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        if node is self.node and attribute not in self.fields:
+            self.fields.append(attribute)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+
+def _fields_of(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The child-holding fields of ``type(node)`` in visiting order, recorded from libcst, and
+    the fields it may have skipped: libcst does not announce an f-string's ``format_spec`` when
+    it is ``None``, so a field that is ``None`` here and was not announced may hold children
+    on another node of the class (it comes last there; ``child_nodes`` checks its values)."""
+    recorder = _FieldRecorder(node)
+    node._visit_and_replace_children(recorder)
+    maybe = tuple(
+        name for name in getattr(type(node), "__dataclass_fields__", {}) if name not in recorder.fields and getattr(node, name, 0) is None
+    )
+    return tuple(recorder.fields), maybe
+
+
+def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``node.children`` (the same nodes in the same order) without rebuilding ``node``."""
+    fields = _FIELDS.get(type(node))
+    if fields is None:
+        with _FIELDS_LOCK:
+            fields = _FIELDS.setdefault(type(node), _fields_of(node))
+    announced, maybe = fields
+    out: list[cst.CSTNode] = []
+    for name in announced:
+        value = getattr(node, name)
+        # exact type tests: ``isinstance`` against libcst's abstract classes is what a walk
+        # spends most on. A child field holds a node, a sequence of nodes, None or the sentinel.
+        if value is None or value is _SENTINEL:
+            continue
+        if type(value) is tuple or type(value) is list:
+            out.extend(value)
+        else:
+            out.append(value)
+    for name in maybe:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            out.append(value)
+        elif isinstance(value, (tuple, list)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+    return out
+
+
+_SENTINEL = cst.MaybeSentinel.DEFAULT
+
+
+class _ScopeWalk(ScopeVisitor):
+    """libcst's scope visitor with its per-node dispatch looked up once per node class (the
+    base class formats and looks up ``visit_<Class>``/``leave_<Class>`` on every node and tests
+    each node against fourteen abstract-class ``isinstance`` checks). Same callbacks, same order."""
+
+    _visits: dict[type, Any] = {}
+    _leaves: dict[type, Any] = {}
+    _ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)  # with their subclasses: _subclasses below
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        kind = type(node)
+        method = self._visits.get(kind, _MISSING)
+        if method is _MISSING:
+            method = self._visits[kind] = getattr(type(self), f"visit_{kind.__name__}", None)
+        return method is None or method(self, node) is not False
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.provider.set_metadata(original_node, self.scope)
+        kind = type(original_node)
+        if kind in self._ASSIGNMENT_LIKE:
+            self.scope._assignment_count += 1
+        method = self._leaves.get(kind, _MISSING)
+        if method is _MISSING:
+            method = self._leaves[kind] = getattr(type(self), f"leave_{kind.__name__}", None)
+        if method is not None:
+            method(self, original_node)
+
+
+_MISSING = object()
+
+
+def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
+    found: set[type] = set()
+    todo = list(classes)
+    while todo:
+        cls = todo.pop()
+        if cls not in found:
+            found.add(cls)
+            todo.extend(cls.__subclasses__())
+    return frozenset(found)
+
+
+_ScopeWalk._ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
+
+
+_READ_ONLY_VISITORS: frozenset[type] = frozenset({ScopeVisitor, _ScopeWalk, ExpressionContextVisitor})
+_libcst_visit = cst.CSTNode.visit
+
+
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """What libcst's ``visit`` does for a read-only visitor, minus the rebuilt copies. These two
+    visitors define no attribute callbacks that can fire (the scope visitor's ``ClassDef.bases``
+    callbacks never run: it visits a class's parts itself), so none are called."""
+    if visitor.on_visit(node):
+        for child in child_nodes(node):
+            _walk(child, visitor)
+    visitor.on_leave(node)
+
+
+def _visit(self: cst.CSTNode, visitor: Any) -> Any:
+    if type(visitor) in _READ_ONLY_VISITORS:
+        _walk(self, visitor)
+        return self
+    return _libcst_visit(self, visitor)
+
+
+def _install() -> None:
+    """Route the two read-only scope visitors through ``_walk`` (idempotent)."""
+    if cst.CSTNode.visit is not _visit:
+        cst.CSTNode.visit = _visit  # type: ignore[method-assign]
+
+
+_install()
+
+
+def resolve_scopes(module: cst.Module) -> Mapping[cst.CSTNode, Scope | None]:
+    """``MetadataWrapper(module).resolve(ScopeProvider)``: the same visitors on the same tree,
+    run directly (no batched walks, no per-file method discovery)."""
+    contexts = ExpressionContextProvider()
+    contexts.visit_Module(module)
+    scopes = ScopeProvider()
+    scopes.metadata = {ExpressionContextProvider: contexts._computed}
+    visitor = _ScopeWalk(scopes)  # what ScopeProvider.visit_Module does, with the faster visitor
+    module.visit(visitor)
+    visitor.infer_accesses()
+    return scopes._computed
+
+
+def same_children(node: cst.CSTNode) -> bool:
+    """``child_nodes`` agrees with libcst's ``children`` on ``node`` (identity, order)."""
+    mine: Sequence[cst.CSTNode] = child_nodes(node)
+    theirs = node.children
+    return len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs))
