@@ -124,8 +124,8 @@ class FileAnalyzer:
         self.with_fixes = with_fixes
         self.config = config
         self.module = parse_module(source.text)
-        self.scopes = resolve_scopes(self.module)
         self.parents = parent_map(self.module)
+        self.scopes = resolve_scopes(self.module, children)
         self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
         self.dispatch: dict[type, list[CheckModule]] = {}
         for check in ALL_CHECKS:

@@ -65,7 +65,8 @@ class RankEvidence:
             return cached
         facts: dict[str, list[tuple[int, cst.CSTNode]]] = defaultdict(list)
         for node in walk(function):
-            if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            kind = type(node)  # exact types: isinstance against libcst's abstract classes is slow
+            if kind is cst.Assign and len(node.targets) == 1:  # type: ignore[attr-defined]
                 target = node.targets[0].target
                 value = node.value
                 if (
@@ -76,12 +77,12 @@ class RankEvidence:
                     and isinstance(value.value, cst.Name)
                 ):
                     facts[value.value.value].append((len(target.elements), function))
-            elif isinstance(node, cst.Assert):
-                found = _rank_test(node.test)
+            elif kind is cst.Assert:
+                found = _rank_test(node.test)  # type: ignore[attr-defined]
                 if found and found[2]:
                     facts[found[0]].append((found[1], function))
-            elif isinstance(node, cst.If):
-                found = _rank_test(node.test)
+            elif kind is cst.If:
+                found = _rank_test(node.test)  # type: ignore[attr-defined]
                 if found is None:
                     continue
                 name, rank, equal = found

@@ -25,7 +25,7 @@ Both are checked against libcst's own results on every node of the corpus
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -149,19 +149,22 @@ _READ_ONLY_VISITORS: frozenset[type] = frozenset({ScopeVisitor, _ScopeWalk, Expr
 _libcst_visit = cst.CSTNode.visit
 
 
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, children: Callable[[cst.CSTNode], Sequence[cst.CSTNode]]) -> None:
     """What libcst's ``visit`` does for a read-only visitor, minus the rebuilt copies. These two
     visitors define no attribute callbacks that can fire (the scope visitor's ``ClassDef.bases``
     callbacks never run: it visits a class's parts itself), so none are called."""
     if visitor.on_visit(node):
-        for child in child_nodes(node):
-            _walk(child, visitor)
+        for child in children(node):
+            _walk(child, visitor, children)
     visitor.on_leave(node)
+
+
+_walking = threading.local()  # the children function of the ``resolve_scopes`` running in this thread
 
 
 def _visit(self: cst.CSTNode, visitor: Any) -> Any:
     if type(visitor) in _READ_ONLY_VISITORS:
-        _walk(self, visitor)
+        _walk(self, visitor, getattr(_walking, "children", child_nodes))
         return self
     return _libcst_visit(self, visitor)
 
@@ -175,16 +178,24 @@ def _install() -> None:
 _install()
 
 
-def resolve_scopes(module: cst.Module) -> Mapping[cst.CSTNode, Scope | None]:
+def resolve_scopes(
+    module: cst.Module, children: Callable[[cst.CSTNode], Sequence[cst.CSTNode]] = child_nodes
+) -> Mapping[cst.CSTNode, Scope | None]:
     """``MetadataWrapper(module).resolve(ScopeProvider)``: the same visitors on the same tree,
-    run directly (no batched walks, no per-file method discovery)."""
-    contexts = ExpressionContextProvider()
-    contexts.visit_Module(module)
-    scopes = ScopeProvider()
-    scopes.metadata = {ExpressionContextProvider: contexts._computed}
-    visitor = _ScopeWalk(scopes)  # what ScopeProvider.visit_Module does, with the faster visitor
-    module.visit(visitor)
-    visitor.infer_accesses()
+    run directly (no batched walks, no per-file method discovery). ``children``: how to read a
+    node's children (``tree.children`` reuses the lists ``parent_map`` kept)."""
+    previous = getattr(_walking, "children", child_nodes)
+    _walking.children = children
+    try:
+        contexts = ExpressionContextProvider()
+        contexts.visit_Module(module)
+        scopes = ScopeProvider()
+        scopes.metadata = {ExpressionContextProvider: contexts._computed}
+        visitor = _ScopeWalk(scopes)  # what ScopeProvider.visit_Module does, with the faster visitor
+        module.visit(visitor)
+        visitor.infer_accesses()
+    finally:
+        _walking.children = previous
     return scopes._computed
 
 

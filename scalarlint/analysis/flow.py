@@ -17,7 +17,7 @@ from typing import Sequence
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment
 
-from scalarlint.analysis.tree import children, is_inside
+from scalarlint.analysis.tree import is_inside, preorder
 
 BLOCKS = (cst.IndentedBlock, cst.Module)
 LOOPS = (cst.For, cst.While)
@@ -34,13 +34,7 @@ class Reaching:
             root = node
             while root in self.parents:
                 root = self.parents[root]
-            stack = [root]
-            counter = 0
-            while stack:
-                current = stack.pop()
-                self._order[id(current)] = counter
-                counter += 1
-                stack.extend(reversed(children(current)))
+            self._order = {id(current): counter for counter, current in enumerate(preorder(root))}
         return self._order.get(id(node), -1)
 
     def _statement(self, node: cst.CSTNode) -> tuple[cst.CSTNode, cst.CSTNode] | None:

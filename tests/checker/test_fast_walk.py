@@ -1,0 +1,184 @@
+"""``fast_walk`` must give exactly libcst's answers: the same children in the same order, and
+the same scopes, assignments, accesses and referents as ``ScopeProvider`` run by libcst's own
+(rebuilding) visit. Checked on every node of the project's own code, the corpora and a file of
+awkward syntax."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import libcst as cst
+import pytest
+from libcst.metadata import BuiltinAssignment, MetadataWrapper, ScopeProvider
+
+from scalarlint.analysis import fast_walk
+from scalarlint.analysis.syntax_versions import parse_module
+from scalarlint.analysis.tree import children, parent_map, release
+
+ROOT = Path(__file__).resolve().parents[2]
+
+AWKWARD = '''
+import os.path as osp, numpy as np
+from . import sibling
+from .pkg import (a as b, c)
+from typing import *
+x: "np.ndarray" = np.zeros(3)
+y = f"{x!r:>{width}.{prec}f} {x=} {x:{'w'}} {{}}" f'{x}' "plain"
+z = [i for i in range(3) if i for j in range(i)]
+w = {k: v for k, v in zip("ab", "cd")}
+g = (lambda q, *r, s=1, **t: q + s)(1)
+def outer(a, /, b, *, c: "int" = 0) -> "list[int]":
+    n = 0
+    def inner():
+        nonlocal n
+        global x
+        n += 1
+        return n
+    class Local(sibling.Base, metaclass=type):
+        attr: int = 1
+        def method(self) -> None:
+            print(__class__, attr if False else None)
+    match a:
+        case [1, *rest] if rest:
+            pass
+        case {"k": v, **kw}:
+            pass
+        case Local(attr=3) | None:
+            pass
+        case _:
+            pass
+    try:
+        pass
+    except* ValueError as e:
+        del e
+    with open(osp.join("a", "b")) as (fh):
+        if (m := len(fh.read())) > 2:
+            return [m]
+    async def co():
+        async with ctx() as k:
+            async for item in k:
+                await item
+    return [a, b, c, inner()]
+type Alias[T: int = str] = list[T]
+def generic[U, *Ts, **P](u: U) -> U:
+    return u
+class Box[V]:
+    def get(self) -> V: ...
+'''
+
+
+def _sources() -> list[tuple[str, str]]:
+    folders = ["scalarlint", "fixers", "rules", "examples", "tests/corpus", "tests/chainrules_corpus"]
+    out = [("awkward", AWKWARD)]
+    for folder in folders:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            out.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
+    return out
+
+
+SOURCES = _sources()
+
+
+def _all_nodes(module: cst.Module) -> list[cst.CSTNode]:
+    out, stack = [], [module]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.children)
+    return out
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_child_nodes_are_libcsts_children(name: str, text: str) -> None:
+    module = parse_module(text)
+    for node in _all_nodes(module):
+        mine, theirs = fast_walk.child_nodes(node), node.children
+        assert len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs)), type(node).__name__
+
+
+def _canonical(module: cst.Module, scopes: Mapping[cst.CSTNode, Any]) -> tuple[object, ...]:
+    """The scope metadata as plain data: node numbers instead of objects."""
+    number = {id(node): n for n, node in enumerate(_all_nodes(module))}
+    scope_number: dict[int, int] = {}
+
+    def node_id(node: object) -> str:
+        """Its number in the tree; a node the scope visitor parsed itself (a string annotation)
+        by its code."""
+        found = number.get(id(node))
+        if found is not None:
+            return str(found)
+        return "parsed:" + cst.Module([]).code_for_node(node) if isinstance(node, cst.CSTNode) else repr(node)
+
+    def scope_id(scope: Any) -> object:
+        if scope is None:
+            return None
+        return scope_number.setdefault(id(scope), len(scope_number))
+
+    in_order = sorted(scopes.items(), key=lambda item: (number.get(id(item[0]), len(number)), node_id(item[0])))
+    per_node = [(node_id(node), scope_id(scope)) for node, scope in in_order]
+    every_scope = {id(s): s for s in scopes.values() if s is not None}
+    details = []
+    for scope in sorted(every_scope.values(), key=lambda s: scope_id(s)):  # type: ignore[arg-type, return-value]
+        assignments = sorted((a.name, node_id(a.node), type(a).__name__) for a in scope.assignments)
+        accesses = sorted((node_id(a.node), tuple(sorted(_referent(r, node_id) for r in a.referents))) for a in scope.accesses)
+        details.append((scope_id(scope), type(scope).__name__, node_id(getattr(scope, "node", None)), scope_id(scope.parent), assignments, accesses))
+    return tuple(per_node), tuple(details)
+
+
+def _referent(assignment: Any, node_id: Any) -> str:
+    if isinstance(assignment, BuiltinAssignment):
+        return "builtin:" + assignment.name
+    return str(node_id(assignment.node))
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_resolve_scopes_is_libcsts_scope_provider(name: str, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = parse_module(text)
+    fast = fast_walk.resolve_scopes(module)
+    with monkeypatch.context() as patch:
+        patch.setattr(cst.CSTNode, "visit", fast_walk._libcst_visit)  # libcst's own rebuilding visit
+        reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    assert _canonical(module, fast) == _canonical(module, reference)
+
+
+def test_resolve_scopes_with_kept_children() -> None:
+    module = parse_module(AWKWARD)
+    try:
+        parent_map(module)
+        kept = fast_walk.resolve_scopes(module, children)
+    finally:
+        release()
+    assert _canonical(module, kept) == _canonical(module, fast_walk.resolve_scopes(module))
+
+
+def test_other_visitors_still_rebuild_and_transform() -> None:
+    """Only the two scope visitors take the short path: a transformer still replaces nodes."""
+
+    class Rename(cst.CSTTransformer):
+        def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+            return updated_node.with_changes(value="renamed") if original_node.value == "x" else updated_node
+
+    class Count(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.attributes = 0
+
+        def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+            self.attributes += 1
+
+    module = parse_module("x = x + 1\n")
+    assert module.visit(Rename()).code == "renamed = renamed + 1\n"
+    counter = Count()
+    module.visit(counter)
+    assert counter.attributes > 0  # libcst's own visit announces every field
+
+
+def test_fields_are_recorded_from_libcst_once_per_class() -> None:
+    module = parse_module('v = f"{a:{b}}" + f"{c!r}"\n')
+    formatted = [n for n in _all_nodes(module) if isinstance(n, cst.FormattedStringExpression)]
+    assert len(formatted) == 3  # a with a nested spec, b inside it, c with a conversion
+    for node in formatted:
+        assert [id(c) for c in fast_walk.child_nodes(node)] == [id(c) for c in node.children]
+    announced, maybe = fast_walk._FIELDS[cst.FormattedStringExpression]
+    assert "expression" in announced and "conversion" not in announced
