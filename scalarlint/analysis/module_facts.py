@@ -111,6 +111,7 @@ class CallFacts:
     def __init__(self, inf: "Inference", facts: ModuleFacts) -> None:
         self.inf = inf
         self.facts = facts
+        self._returning: set[tuple[cst.FunctionDef, tuple[int, ...], int]] = set()  # return kinds being computed
 
     def argument_kind(self, func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
         """The join of the arguments every same-module caller passes for ``param``."""
@@ -145,13 +146,21 @@ class CallFacts:
         return joined if joined.tag is not Tag.UNKNOWN else None
 
     def return_kind(self, func: cst.FunctionDef, path: list[int], arity: int) -> Kind:
-        """Kind of what ``func`` returns (the element at ``path`` of a returned tuple)."""
-        kinds = []
-        for ret in self.facts.returns_of.get(func, []):
-            if ret.value is None:
-                kinds.append(K.NONE)
-                continue
-            kinds.append(self.inf.unpack(ret.value, path, arity))
+        """Kind of what ``func`` returns (the element at ``path`` of a returned tuple). A function
+        that returns a call to itself (``return f(n - 1)``) tells nothing more about it: unknown."""
+        asked = (func, tuple(path), arity)
+        if asked in self._returning:
+            return K.UNKNOWN
+        self._returning.add(asked)
+        try:
+            kinds = []
+            for ret in self.facts.returns_of.get(func, []):
+                if ret.value is None:
+                    kinds.append(K.NONE)
+                    continue
+                kinds.append(self.inf.unpack(ret.value, path, arity))
+        finally:
+            self._returning.discard(asked)
         return K.combine(kinds) if kinds else K.UNKNOWN
 
     def attribute_kind(self, node: cst.Attribute) -> Kind | None:

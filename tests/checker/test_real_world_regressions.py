@@ -33,3 +33,36 @@ def test_search_loop_over_an_element_value_bound_to_a_name() -> None:
     assert isinstance(found, list)
     search = [d for d in found if d.code == "SL103"]
     assert len(search) == 1 and "over `q`" in search[0].message
+
+
+# numpy 2.3.5's vendored meson, mesonbuild/compilers/detect.py: a function whose return is a
+# call to itself, unpacked by a caller, sent the return-kind inference round forever
+# ("too deeply nested to analyse"), so the file went unchecked under ``--scope all``.
+SELF_RETURNING = '''\
+import numpy as np
+
+
+def split(x, depth, again=False):
+    if depth:
+        if again:
+            return split(x, depth - 1)
+        raise ValueError(depth)
+    return x[:1], x[1:]
+
+
+def use(x):
+    head, tail = split(np.asarray(x), 3)
+    for value in head:
+        print(value)
+    y = np.asarray(x)
+    for i in range(len(y)):
+        y[i] = tail
+    return y
+'''
+
+
+def test_a_function_returning_a_call_to_itself_is_analysed() -> None:
+    config = Config(select=tuple(ALL_CODES), scope="all")
+    found = check_source(SourceFile("split.py", SELF_RETURNING, "utf-8", SELF_RETURNING.encode()), config)
+    assert isinstance(found, list), found  # before the fix: a FileError, "too deeply nested to analyse"
+    assert [d.location.row for d in found if d.code == "SL102"] == [18]  # the rest of the file is checked
