@@ -14,9 +14,9 @@ from typing import Iterable, Mapping
 import libcst as cst
 
 from scalarlint.analysis import syntax_versions
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
-from scalarlint.analysis.fast_walk import resolve_scopes
+from scalarlint.analysis.fast_walk import resolve_positions, resolve_scopes
 from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
 from scalarlint.analysis.project import Target
@@ -138,7 +138,7 @@ class FileAnalyzer:
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Computed on first use: most files have no finding and never pay for positions."""
         if self._positions is None:
-            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions = resolve_positions(self.module)
         return self._positions
 
     def allows_scalar(self, node: cst.CSTNode) -> bool:

@@ -17,6 +17,8 @@ This module keeps libcst's analysis and changes only how it walks:
   expression-context and scope visitors, walked with ``child_nodes`` instead of rebuilding
   every node. Only those two visitor classes take the short path (``_READ_ONLY_VISITORS``);
   every other visitor, transformers included, runs libcst's ``visit`` untouched.
+- ``resolve_positions``: ``PositionProvider``'s result, without the extra walk
+  ``MetadataWrapper`` makes.
 
 Both are checked against libcst's own results on every node of the corpus
 (``tests/checker/test_fast_walk.py``).
@@ -29,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import ExpressionContextProvider, ScopeProvider
+from libcst.metadata import CodeRange, ExpressionContextProvider, PositionProvider, ScopeProvider
 from libcst.metadata.expression_context_provider import ExpressionContextVisitor
 from libcst.metadata.scope_provider import _ASSIGNMENT_LIKE_NODES, Scope, ScopeVisitor
 
@@ -197,6 +199,16 @@ def resolve_scopes(
     finally:
         _walking.children = previous
     return scopes._computed
+
+
+def resolve_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """``MetadataWrapper(module).resolve(PositionProvider)``: libcst's own position pass (one
+    code generation of the module), without the empty batched walk ``MetadataWrapper`` runs
+    after it, which rebuilt every node for nothing and cost as much as the positions."""
+    positions = PositionProvider()
+    positions._computed = {}
+    positions._gen_impl(module)
+    return positions._computed
 
 
 def same_children(node: cst.CSTNode) -> bool:

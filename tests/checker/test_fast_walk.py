@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import libcst as cst
 import pytest
-from libcst.metadata import BuiltinAssignment, MetadataWrapper, ScopeProvider
+from libcst.metadata import BuiltinAssignment, MetadataWrapper, PositionProvider, ScopeProvider
 
 from scalarlint.analysis import fast_walk
 from scalarlint.analysis.syntax_versions import parse_module
@@ -140,6 +140,15 @@ def test_resolve_scopes_is_libcsts_scope_provider(name: str, text: str, monkeypa
         patch.setattr(cst.CSTNode, "visit", fast_walk._libcst_visit)  # libcst's own rebuilding visit
         reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
     assert _canonical(module, fast) == _canonical(module, reference)
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_resolve_positions_is_libcsts_position_provider(name: str, text: str) -> None:
+    module = parse_module(text)
+    fast = fast_walk.resolve_positions(module)
+    reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert len(fast) == len(reference)
+    assert all(fast[node] == span for node, span in reference.items())
 
 
 def test_resolve_scopes_with_kept_children() -> None:
