@@ -119,9 +119,12 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         return analyze_in_groups(source, targets, config)
     try:
         with time_limit(config.file_time_limit):
-            found = FileAnalyzer(source, config, codes).run(targets)
-        _collect_garbage_after(source.text.count("\n"))
-        return found
+            analyzer = FileAnalyzer(source, config, codes)
+            try:
+                return analyzer.run(targets)
+            finally:
+                analyzer.close()
+                _collect_garbage_after(source.text.count("\n"))
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)")
     except ParseFailure as exc:

@@ -16,12 +16,12 @@ import libcst as cst
 from scalarlint.analysis import syntax_versions
 from libcst.metadata import CodeRange
 
-from scalarlint.analysis.fast_walk import resolve_positions, resolve_scopes
+from scalarlint.analysis.fast_walk import break_scope_cycles, resolve_positions, resolve_scopes
 from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
 from scalarlint.analysis.project import Target
 from scalarlint.analysis.sources import SourceFile
-from scalarlint.analysis.tree import children, parent_map, preorder
+from scalarlint.analysis.tree import children, parent_map, preorder, release
 from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
@@ -173,6 +173,15 @@ class FileAnalyzer:
                 continue
             walker.walk(node, label_of[node])
         return self._diagnostics(walker.findings)
+
+    def close(self) -> None:
+        """Free the analysis now (``break_scope_cycles``, and the inference's own cycle through
+        its call facts) instead of at the next cyclic collection."""
+        break_scope_cycles(self.scopes)
+        context = getattr(self, "context", None)
+        if context is not None:
+            context.inference._calls = None
+        release()
 
     def _inside_allow_scalar(self, node: cst.CSTNode) -> bool:
         parent = self.parents.get(node)

@@ -19,6 +19,7 @@ This module keeps libcst's analysis and changes only how it walks:
   every other visitor, transformers included, runs libcst's ``visit`` untouched.
 - ``resolve_positions``: ``PositionProvider``'s result, without the extra walk
   ``MetadataWrapper`` makes.
+- ``break_scope_cycles``: lets a finished analysis be freed without the cyclic collector.
 
 Both are checked against libcst's own results on every node of the corpus
 (``tests/checker/test_fast_walk.py``).
@@ -209,6 +210,27 @@ def resolve_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     positions._computed = {}
     positions._gen_impl(module)
     return positions._computed
+
+
+def break_scope_cycles(scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
+    """Empty the scope graph of a finished analysis. Scopes, assignments and accesses point at
+    each other (and the global scope at itself), and a function's scope holds its whole subtree:
+    left alone, every analysed tree waits for the cyclic garbage collector, whose passes then
+    cost a tenth of a run. Emptied, the tree is freed as soon as the analysis is dropped. The
+    mapping is unusable afterwards."""
+    every: dict[int, Scope] = {}
+    for scope in scopes.values():
+        while scope is not None and id(scope) not in every:
+            every[id(scope)] = scope
+            parent = scope.parent
+            scope = parent if parent is not scope else None
+    for scope in every.values():
+        for access in scope.accesses:
+            access.referents.clear()  # type: ignore[attr-defined]
+        for assignment in scope.assignments:
+            assignment.references.clear()  # type: ignore[attr-defined]
+        for table in (scope._assignments, scope._accesses_by_name, scope._accesses_by_node):
+            table.clear()
 
 
 def same_children(node: cst.CSTNode) -> bool:
