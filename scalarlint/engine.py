@@ -137,19 +137,19 @@ def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> l
     """``_map`` for the second pass, with the heaviest files (over ``HEAVY_BYTES``) after the
     worker pool has finished, one at a time: two of them analysed side by side would hold two
     whole-file scope graphs at once. Results come back in ``items`` order."""
-    heavy = [n for n, size in enumerate(sizes) if size > HEAVY_BYTES]
-    if not heavy:
-        return _map(func, items, jobs)
-    light = [n for n in range(len(items)) if n not in set(heavy)]
+    heavy = {n for n, size in enumerate(sizes) if size > HEAVY_BYTES}
+    # largest first, one file per task: the workers finish together instead of one of them
+    # ending the run alone on a late batch of large files
+    light = sorted((n for n in range(len(items)) if n not in heavy), key=lambda n: -sizes[n])
     out: list = [None] * len(items)
-    for n, result in zip(light, _map(func, [items[n] for n in light], jobs)):
+    for n, result in zip(light, _map(func, [items[n] for n in light], jobs, chunksize=1)):
         out[n] = result
-    for n in heavy:
+    for n in sorted(heavy):
         out[n] = func(items[n])
     return out
 
 
-def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
+def _map(func, items: list, jobs: int | None, chunksize: int | None = None):  # type: ignore[no-untyped-def]
     if _COLLECT["after_file"]:
         gc.freeze()  # what the run holds so far (indexes, sources) is never garbage: keep it out of every pass
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
@@ -160,7 +160,7 @@ def _map(func, items: list, jobs: int | None):  # type: ignore[no-untyped-def]
     )
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(func, items, chunksize=max(1, len(items) // (workers * 4))))
+        return list(pool.map(func, items, chunksize=chunksize or max(1, len(items) // (workers * 4))))
 
 
 def check_files(files: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
