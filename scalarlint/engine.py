@@ -27,7 +27,7 @@ from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
-HEAVY_BYTES = 200_000  # about 5,000 lines: analysed alone, after the others (memory)
+HEAVY_BYTES = 120_000  # about 3,000 lines: analysed alone, after the others (memory)
 PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
 
 
@@ -49,7 +49,7 @@ class RunResult:
     stats: RunStats | None = field(default=None, compare=False)
 
 
-_COLLECT = {"after_file": False, "pending_lines": 0}
+_COLLECT: dict = {"after_file": False, "pending_lines": 0}
 COLLECT_EVERY_LINES = 3000  # analysed lines of cyclic garbage a process may hold before a pass
 
 
@@ -79,7 +79,29 @@ def _collect_garbage_after(lines: int) -> None:
 
         release()
         gc.collect()
+        _return_freed_memory()
         _COLLECT["pending_lines"] = 0
+
+
+def _return_freed_memory() -> None:
+    """Hand the pages freed by the last trees back to the system (glibc keeps them otherwise:
+    a worker that analysed one large file would hold that file's peak for the rest of the run,
+    and two workers' peaks would add up). A no-op where there is no glibc."""
+    trim = _COLLECT.get("trim")
+    if trim is None:
+        trim = _COLLECT["trim"] = _malloc_trim()
+    if trim:
+        trim(0)
+
+
+def _malloc_trim():  # type: ignore[no-untyped-def]
+    import ctypes
+    import ctypes.util
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return False
 
 
 def index_source(
@@ -138,9 +160,10 @@ def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> l
     worker pool has finished, one at a time: two of them analysed side by side would hold two
     whole-file scope graphs at once. Results come back in ``items`` order."""
     heavy = {n for n, size in enumerate(sizes) if size > HEAVY_BYTES}
-    # largest first, one file per task: the workers finish together instead of one of them
-    # ending the run alone on a late batch of large files
-    light = sorted((n for n in range(len(items)) if n not in heavy), key=lambda n: -sizes[n])
+    # one file per task, so the workers finish together instead of one of them ending the run
+    # alone on a late batch of large files. Not largest first: that starts every worker on a
+    # large file at once, and their peaks add up.
+    light = [n for n in range(len(items)) if n not in heavy]
     out: list = [None] * len(items)
     for n, result in zip(light, _map(func, [items[n] for n in light], jobs, chunksize=1)):
         out[n] = result
