@@ -16,12 +16,12 @@ import libcst as cst
 from scalarlint.analysis import syntax_versions
 from libcst.metadata import CodeRange
 
-from scalarlint.analysis.fast_walk import break_scope_cycles, resolve_positions, resolve_scopes
+from scalarlint.analysis.fast_walk import break_scope_cycles, child_nodes, resolve_positions, resolve_scopes
 from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
 from scalarlint.analysis.project import Target
 from scalarlint.analysis.sources import SourceFile
-from scalarlint.analysis.tree import children, parent_map, preorder, release
+from scalarlint.analysis.tree import kept_children, parent_map, preorder, release
 from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
@@ -85,6 +85,7 @@ class _Walker:
         labels: list[Target] = [label]
         functions: list[cst.CSTNode] = []
         leave = object()
+        kept = kept_children()
         stack: list[object] = [root]
         while stack:
             item = stack.pop()
@@ -105,7 +106,8 @@ class _Walker:
                 continue
             elif functions:
                 self._dispatch(node, functions[-1], labels[-1])
-            stack.extend(reversed(children(node)))
+            below = kept.get(id(node))
+            stack.extend(reversed(below if below is not None else child_nodes(node)))
 
     def _dispatch(self, node: cst.CSTNode, function: cst.CSTNode, label: Target) -> None:
         checks = self.analyzer.dispatch.get(type(node))
@@ -125,7 +127,7 @@ class FileAnalyzer:
         self.config = config
         self.module = parse_module(source.text)
         self.parents = parent_map(self.module)
-        self.scopes = resolve_scopes(self.module, children)
+        self.scopes = resolve_scopes(self.module, kept_children())
         self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
         self.dispatch: dict[type, list[CheckModule]] = {}
         for check in ALL_CHECKS:

@@ -28,7 +28,7 @@ Both are checked against libcst's own results on every node of the corpus
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -152,22 +152,53 @@ _READ_ONLY_VISITORS: frozenset[type] = frozenset({ScopeVisitor, _ScopeWalk, Expr
 _libcst_visit = cst.CSTNode.visit
 
 
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, children: Callable[[cst.CSTNode], Sequence[cst.CSTNode]]) -> None:
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
     """What libcst's ``visit`` does for a read-only visitor, minus the rebuilt copies. These two
     visitors define no attribute callbacks that can fire (the scope visitor's ``ClassDef.bases``
-    callbacks never run: it visits a class's parts itself), so none are called."""
-    if visitor.on_visit(node):
-        for child in children(node):
-            _walk(child, visitor, children)
-    visitor.on_leave(node)
+    callbacks never run: it visits a class's parts itself), so none are called. ``kept``:
+    children already read, by node id (others are read with ``child_nodes``)."""
+    kind = type(visitor)
+    if kind is ExpressionContextVisitor:
+        go = _context_visit(visitor, node)
+    else:
+        go = visitor.on_visit(node)
+    if go:
+        below = kept.get(id(node))
+        for child in below if below is not None else child_nodes(node):
+            _walk(child, visitor, kept)
+    if kind is ExpressionContextVisitor:
+        _context_leave(visitor, node)
+    else:
+        visitor.on_leave(node)
 
 
-_walking = threading.local()  # the children function of the ``resolve_scopes`` running in this thread
+_CONTEXT_VISITS: dict[type, Any] = {}
+_CONTEXT_LEAVES: dict[type, Any] = {}
+
+
+def _context_visit(visitor: cst.CSTVisitor, node: cst.CSTNode) -> bool:
+    """``CSTVisitor.on_visit`` for the expression-context visitor (which does not override it),
+    with ``visit_<Class>`` looked up once per node class."""
+    method = _CONTEXT_VISITS.get(type(node), _MISSING)
+    if method is _MISSING:
+        method = _CONTEXT_VISITS[type(node)] = getattr(ExpressionContextVisitor, f"visit_{type(node).__name__}", None)
+    return method is None or method(visitor, node) is not False
+
+
+def _context_leave(visitor: cst.CSTVisitor, node: cst.CSTNode) -> None:
+    method = _CONTEXT_LEAVES.get(type(node), _MISSING)
+    if method is _MISSING:
+        method = _CONTEXT_LEAVES[type(node)] = getattr(ExpressionContextVisitor, f"leave_{type(node).__name__}", None)
+    if method is not None:
+        method(visitor, node)
+
+
+_walking = threading.local()  # the kept children of the ``resolve_scopes`` running in this thread
 
 
 def _visit(self: cst.CSTNode, visitor: Any) -> Any:
     if type(visitor) in _READ_ONLY_VISITORS:
-        _walk(self, visitor, getattr(_walking, "children", child_nodes))
+        _walk(self, visitor, getattr(_walking, "kept", None) or {})
         return self
     return _libcst_visit(self, visitor)
 
@@ -181,14 +212,12 @@ def _install() -> None:
 _install()
 
 
-def resolve_scopes(
-    module: cst.Module, children: Callable[[cst.CSTNode], Sequence[cst.CSTNode]] = child_nodes
-) -> Mapping[cst.CSTNode, Scope | None]:
+def resolve_scopes(module: cst.Module, kept: Mapping[int, Sequence[cst.CSTNode]] | None = None) -> Mapping[cst.CSTNode, Scope | None]:
     """``MetadataWrapper(module).resolve(ScopeProvider)``: the same visitors on the same tree,
-    run directly (no batched walks, no per-file method discovery). ``children``: how to read a
-    node's children (``tree.children`` reuses the lists ``parent_map`` kept)."""
-    previous = getattr(_walking, "children", child_nodes)
-    _walking.children = children
+    run directly (no batched walks, no per-file method discovery). ``kept``: children already
+    read, by node id (``tree.kept_children()`` after ``parent_map``)."""
+    previous = getattr(_walking, "kept", None)
+    _walking.kept = kept
     try:
         contexts = ExpressionContextProvider()
         contexts.visit_Module(module)
@@ -198,7 +227,7 @@ def resolve_scopes(
         module.visit(visitor)
         visitor.infer_accesses()
     finally:
-        _walking.children = previous
+        _walking.kept = previous
     return scopes._computed
 
 

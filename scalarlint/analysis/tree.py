@@ -29,13 +29,21 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return child_nodes(node)
 
 
+def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
+    """The kept lists of the last indexed tree, by node id (empty when none): for hot walks
+    that look children up inline, falling back to ``child_nodes`` for other nodes."""
+    return getattr(_cache, "children", None) or {}
+
+
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """``node`` and every node below it, in source order (parents before children)."""
+    kept = kept_children()
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(children(current)))
+        below = kept.get(id(current))
+        stack.extend(reversed(below if below is not None else child_nodes(current)))
 
 
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:

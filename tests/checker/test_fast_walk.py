@@ -14,7 +14,7 @@ from libcst.metadata import BuiltinAssignment, MetadataWrapper, PositionProvider
 
 from scalarlint.analysis import fast_walk
 from scalarlint.analysis.syntax_versions import parse_module
-from scalarlint.analysis.tree import children, parent_map, release
+from scalarlint.analysis.tree import kept_children, parent_map, release
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,7 +155,7 @@ def test_resolve_scopes_with_kept_children() -> None:
     module = parse_module(AWKWARD)
     try:
         parent_map(module)
-        kept = fast_walk.resolve_scopes(module, children)
+        kept = fast_walk.resolve_scopes(module, kept_children())
     finally:
         release()
     assert _canonical(module, kept) == _canonical(module, fast_walk.resolve_scopes(module))
