@@ -15,14 +15,17 @@ This module keeps libcst's analysis and changes only how it walks:
   whatever libcst version is installed.
 - ``resolve_scopes``: ``ScopeProvider``'s result for a module, computed by libcst's own
   expression-context and scope visitors, walked with ``child_nodes`` instead of rebuilding
-  every node. Only those two visitor classes take the short path (``_READ_ONLY_VISITORS``);
-  every other visitor, transformers included, runs libcst's ``visit`` untouched.
+  every node. Those visitors call ``node.visit(self)`` on parts of the tree themselves, so
+  importing this module replaces ``CSTNode.visit`` process-wide with a wrapper: for exactly
+  those two visitor classes (``_READ_ONLY_VISITORS``, exact types, no subclasses) it walks
+  with ``_walk``; every other visitor, transformers included, runs libcst's ``visit``
+  untouched.
 - ``resolve_positions``: ``PositionProvider``'s result, without the extra walk
   ``MetadataWrapper`` makes.
 - ``break_scope_cycles``: lets a finished analysis be freed without the cyclic collector.
 
-Both are checked against libcst's own results on every node of the corpus
-(``tests/checker/test_fast_walk.py``).
+The children, scopes and positions are checked against libcst's own results on every node of
+the project's code and the corpora (``tests/checker/test_fast_walk.py``).
 """
 
 from __future__ import annotations
@@ -113,10 +116,7 @@ class _ScopeWalk(ScopeVisitor):
     _ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)  # with their subclasses: _subclasses below
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        kind = type(node)
-        method = self._visits.get(kind, _MISSING)
-        if method is _MISSING:
-            method = self._visits[kind] = getattr(type(self), f"visit_{kind.__name__}", None)
+        method = _callback(self._visits, ScopeVisitor, "visit", type(node))
         return method is None or method(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
@@ -124,14 +124,21 @@ class _ScopeWalk(ScopeVisitor):
         kind = type(original_node)
         if kind in self._ASSIGNMENT_LIKE:
             self.scope._assignment_count += 1
-        method = self._leaves.get(kind, _MISSING)
-        if method is _MISSING:
-            method = self._leaves[kind] = getattr(type(self), f"leave_{kind.__name__}", None)
+        method = _callback(self._leaves, ScopeVisitor, "leave", kind)
         if method is not None:
             method(self, original_node)
 
 
 _MISSING = object()
+
+
+def _callback(table: dict[type, Any], visitor_class: type, prefix: str, node_class: type) -> Any:
+    """``visitor_class``'s ``<prefix>_<NodeClass>`` method, or None, looked up once per node
+    class (libcst formats the name and looks it up on every node)."""
+    method = table.get(node_class, _MISSING)
+    if method is _MISSING:
+        method = table[node_class] = getattr(visitor_class, f"{prefix}_{node_class.__name__}", None)
+    return method
 
 
 def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
@@ -177,18 +184,13 @@ _CONTEXT_LEAVES: dict[type, Any] = {}
 
 
 def _context_visit(visitor: cst.CSTVisitor, node: cst.CSTNode) -> bool:
-    """``CSTVisitor.on_visit`` for the expression-context visitor (which does not override it),
-    with ``visit_<Class>`` looked up once per node class."""
-    method = _CONTEXT_VISITS.get(type(node), _MISSING)
-    if method is _MISSING:
-        method = _CONTEXT_VISITS[type(node)] = getattr(ExpressionContextVisitor, f"visit_{type(node).__name__}", None)
+    """``CSTVisitor.on_visit`` for the expression-context visitor (which does not override it)."""
+    method = _callback(_CONTEXT_VISITS, ExpressionContextVisitor, "visit", type(node))
     return method is None or method(visitor, node) is not False
 
 
 def _context_leave(visitor: cst.CSTVisitor, node: cst.CSTNode) -> None:
-    method = _CONTEXT_LEAVES.get(type(node), _MISSING)
-    if method is _MISSING:
-        method = _CONTEXT_LEAVES[type(node)] = getattr(ExpressionContextVisitor, f"leave_{type(node).__name__}", None)
+    method = _callback(_CONTEXT_LEAVES, ExpressionContextVisitor, "leave", type(node))
     if method is not None:
         method(visitor, node)
 
