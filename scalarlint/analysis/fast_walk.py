@@ -24,6 +24,10 @@ This module keeps libcst's analysis and changes only how it walks:
   ``MetadataWrapper`` makes.
 - ``break_scope_cycles``: lets a finished analysis be freed without the cyclic collector.
 
+It uses libcst internals (``_visit_and_replace_children``, the scope visitor, the providers'
+``_computed`` tables). A libcst without them (``SUPPORTED`` false) gets libcst's own public API
+for every answer here: slower, the same results.
+
 The children, scopes and positions are checked against libcst's own results on every node of
 the project's code and the corpora (``tests/checker/test_fast_walk.py``).
 """
@@ -35,9 +39,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import CodeRange, ExpressionContextProvider, PositionProvider, ScopeProvider
+from libcst.metadata import CodeRange, ExpressionContextProvider, MetadataWrapper, PositionProvider, ScopeProvider
 from libcst.metadata.expression_context_provider import ExpressionContextVisitor
-from libcst.metadata.scope_provider import _ASSIGNMENT_LIKE_NODES, Scope, ScopeVisitor
+from libcst.metadata.scope_provider import Scope, ScopeVisitor
+
+try:  # libcst internals this module relies on; without them it falls back to libcst's own API
+    from libcst.metadata.scope_provider import _ASSIGNMENT_LIKE_NODES
+except ImportError:  # pragma: no cover - another libcst
+    _ASSIGNMENT_LIKE_NODES = ()
+
+SUPPORTED = bool(
+    _ASSIGNMENT_LIKE_NODES
+    and hasattr(cst.CSTNode, "_visit_and_replace_children")
+    and hasattr(ScopeVisitor, "infer_accesses")
+    and hasattr(PositionProvider, "_gen_impl")
+)
 
 _FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 _FIELDS_LOCK = threading.Lock()
@@ -76,8 +92,10 @@ def _fields_of(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(recorder.fields), maybe
 
 
-def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+def child_nodes(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """``node.children`` (the same nodes in the same order) without rebuilding ``node``."""
+    if not SUPPORTED:
+        return node.children
     fields = _FIELDS.get(type(node))
     if fields is None:
         with _FIELDS_LOCK:
@@ -199,7 +217,7 @@ _walking = threading.local()  # the kept children of the ``resolve_scopes`` runn
 
 
 def _visit(self: cst.CSTNode, visitor: Any) -> Any:
-    if type(visitor) in _READ_ONLY_VISITORS:
+    if SUPPORTED and type(visitor) in _READ_ONLY_VISITORS:
         _walk(self, visitor, getattr(_walking, "kept", None) or {})
         return self
     return _libcst_visit(self, visitor)
@@ -207,7 +225,7 @@ def _visit(self: cst.CSTNode, visitor: Any) -> Any:
 
 def _install() -> None:
     """Route the two read-only scope visitors through ``_walk`` (idempotent)."""
-    if cst.CSTNode.visit is not _visit:
+    if SUPPORTED and cst.CSTNode.visit is not _visit:
         cst.CSTNode.visit = _visit  # type: ignore[method-assign]
 
 
@@ -218,6 +236,8 @@ def resolve_scopes(module: cst.Module, kept: Mapping[int, Sequence[cst.CSTNode]]
     """``MetadataWrapper(module).resolve(ScopeProvider)``: the same visitors on the same tree,
     run directly (no batched walks, no per-file method discovery). ``kept``: children already
     read, by node id (``tree.kept_children()`` after ``parent_map``)."""
+    if not SUPPORTED:
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
     previous = getattr(_walking, "kept", None)
     _walking.kept = kept
     try:
@@ -237,6 +257,8 @@ def resolve_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     """``MetadataWrapper(module).resolve(PositionProvider)``: libcst's own position pass (one
     code generation of the module), without the empty batched walk ``MetadataWrapper`` runs
     after it, which rebuilt every node for nothing and cost as much as the positions."""
+    if not SUPPORTED:
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     positions = PositionProvider()
     positions._computed = {}
     positions._gen_impl(module)
@@ -248,7 +270,15 @@ def break_scope_cycles(scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
     each other (and the global scope at itself), and a function's scope holds its whole subtree:
     left alone, every analysed tree waits for the cyclic garbage collector, whose passes then
     cost a tenth of a run. Emptied, the tree is freed as soon as the analysis is dropped. The
-    mapping is unusable afterwards."""
+    mapping is unusable afterwards. Best effort: a libcst whose scopes keep their tables
+    elsewhere is left to the collector."""
+    try:
+        _empty_scopes(scopes)
+    except AttributeError:  # pragma: no cover - another libcst
+        pass
+
+
+def _empty_scopes(scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
     every: dict[int, Scope] = {}
     for scope in scopes.values():
         while scope is not None and id(scope) not in every:

@@ -191,3 +191,16 @@ def test_fields_are_recorded_from_libcst_once_per_class() -> None:
         assert [id(c) for c in fast_walk.child_nodes(node)] == [id(c) for c in node.children]
     announced, maybe = fast_walk._FIELDS[cst.FormattedStringExpression]
     assert "expression" in announced and "conversion" not in announced
+
+
+def test_without_libcst_internals_the_answers_come_from_libcsts_own_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another libcst (``SUPPORTED`` false): the same children, scopes and positions, from the
+    public API."""
+    module = parse_module(AWKWARD)
+    fast_scopes = _canonical(module, fast_walk.resolve_scopes(module))
+    fast_positions = dict(fast_walk.resolve_positions(module))
+    monkeypatch.setattr(fast_walk, "SUPPORTED", False)
+    assert _canonical(module, fast_walk.resolve_scopes(module)) == fast_scopes
+    assert dict(fast_walk.resolve_positions(module)) == fast_positions
+    for node in _all_nodes(module):
+        assert list(fast_walk.child_nodes(node)) == list(node.children)
