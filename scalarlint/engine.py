@@ -172,7 +172,9 @@ def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> l
     return out
 
 
-def _map(func, items: list, jobs: int | None, chunksize: int | None = None):  # type: ignore[no-untyped-def]
+def _map(func, items: list, jobs: int | None, chunksize: int | None = None, meanwhile=None):  # type: ignore[no-untyped-def]
+    """``func`` over ``items`` in worker processes when there are enough; ``meanwhile`` runs in
+    this process while the workers work (only then)."""
     if _COLLECT["after_file"]:
         gc.freeze()  # what the run holds so far (indexes, sources) is never garbage: keep it out of every pass
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
@@ -183,7 +185,17 @@ def _map(func, items: list, jobs: int | None, chunksize: int | None = None):  # 
     )
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(func, items, chunksize=chunksize or max(1, len(items) // (workers * 4))))
+        results = pool.map(func, items, chunksize=chunksize or max(1, len(items) // (workers * 4)))  # all submitted
+        if meanwhile is not None:
+            meanwhile()
+        return list(results)
+
+
+def _load_analysis() -> None:
+    """Import the second pass (libcst and the checks) in this process while the first pass runs
+    in the workers: the second pass's workers are forked from this process and start with it
+    loaded, instead of each importing it (about 0.25 s) before its first file."""
+    import scalarlint.analysis.analyzer  # noqa: F401
 
 
 def check_files(files: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
@@ -215,7 +227,8 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None, cach
         if isinstance(entry, (ModuleIndex, FileError)) or entry == _SKIPPED:
             found[path] = None if entry == _SKIPPED else entry
     missing = [p for p in contents if p not in found]
-    for path, item in zip(missing, _map(_index_bytes, [(p, contents[p], *names[p], config) for p in missing], jobs)):
+    first_pass = [(p, contents[p], *names[p], config) for p in missing]
+    for path, item in zip(missing, _map(_index_bytes, first_pass, jobs, meanwhile=_load_analysis)):
         found[path] = item
         if not _is_time_limit(item):
             store.store("index", index_keys[path], _SKIPPED if item is None else item)
