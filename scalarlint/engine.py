@@ -95,11 +95,11 @@ def _return_freed_memory() -> None:
 
 
 def _malloc_trim():  # type: ignore[no-untyped-def]
+    """glibc's ``malloc_trim`` from the running process's own symbols, or False."""
     import ctypes
-    import ctypes.util
 
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
         return False
 
@@ -158,7 +158,8 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
 def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> list:  # type: ignore[no-untyped-def]
     """``_map`` for the second pass, with the heaviest files (over ``HEAVY_BYTES``) after the
     worker pool has finished, one at a time: two of them analysed side by side would hold two
-    whole-file scope graphs at once. Results come back in ``items`` order."""
+    whole-file trees at once (a 10,000-line file's is about 300 MB). Results come back in
+    ``items`` order."""
     heavy = {n for n, size in enumerate(sizes) if size > HEAVY_BYTES}
     # one file per task, so the workers finish together instead of one of them ending the run
     # alone on a late batch of large files. Not largest first: that starts every worker on a

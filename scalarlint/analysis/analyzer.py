@@ -182,7 +182,7 @@ class FileAnalyzer:
         break_scope_cycles(self.scopes)
         context = getattr(self, "context", None)
         if context is not None:
-            context.inference._calls = None
+            context.inference.close()
         release()
 
     def _inside_allow_scalar(self, node: cst.CSTNode) -> bool:

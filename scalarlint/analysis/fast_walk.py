@@ -293,9 +293,3 @@ def _empty_scopes(scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
         for table in (scope._assignments, scope._accesses_by_name, scope._accesses_by_node):
             table.clear()
 
-
-def same_children(node: cst.CSTNode) -> bool:
-    """``child_nodes`` agrees with libcst's ``children`` on ``node`` (identity, order)."""
-    mine: Sequence[cst.CSTNode] = child_nodes(node)
-    theirs = node.children
-    return len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs))

@@ -106,6 +106,11 @@ class Inference:
             self._calls = CallFacts(self, self.facts)
         return self._calls
 
+    def close(self) -> None:
+        """Drop the call facts, which point back at this inference: the analysis is then freed
+        by reference counting alone."""
+        self._calls = None
+
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | cst.Lambda | None:
         return self.facts.enclosing_function(node)
 
