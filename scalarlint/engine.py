@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import gc
 import os
 from collections.abc import Sequence
@@ -49,7 +50,7 @@ class RunResult:
     stats: RunStats | None = field(default=None, compare=False)
 
 
-_COLLECT: dict = {"after_file": False, "pending_lines": 0}
+_COLLECT = {"after_file": False, "pending_lines": 0}
 COLLECT_EVERY_LINES = 3000  # analysed lines of cyclic garbage a process may hold before a pass
 
 
@@ -87,13 +88,12 @@ def _return_freed_memory() -> None:
     """Hand the pages freed by the last trees back to the system (glibc keeps them otherwise:
     a worker that analysed one large file would hold that file's peak for the rest of the run,
     and two workers' peaks would add up). A no-op where there is no glibc."""
-    trim = _COLLECT.get("trim")
-    if trim is None:
-        trim = _COLLECT["trim"] = _malloc_trim()
+    trim = _malloc_trim()
     if trim:
         trim(0)
 
 
+@functools.lru_cache(maxsize=None)
 def _malloc_trim():  # type: ignore[no-untyped-def]
     """glibc's ``malloc_trim`` from the running process's own symbols, or False."""
     import ctypes

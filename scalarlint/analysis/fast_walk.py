@@ -124,6 +124,18 @@ def child_nodes(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
 _SENTINEL = cst.MaybeSentinel.DEFAULT
 
 
+def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
+    """``classes`` and every class derived from them: exact-type tests stand for ``isinstance``."""
+    found: set[type] = set()
+    todo = list(classes)
+    while todo:
+        cls = todo.pop()
+        if cls not in found:
+            found.add(cls)
+            todo.extend(cls.__subclasses__())
+    return frozenset(found)
+
+
 class _ScopeWalk(ScopeVisitor):
     """libcst's scope visitor with its per-node dispatch looked up once per node class (the
     base class formats and looks up ``visit_<Class>``/``leave_<Class>`` on every node and tests
@@ -131,7 +143,7 @@ class _ScopeWalk(ScopeVisitor):
 
     _visits: dict[type, Any] = {}
     _leaves: dict[type, Any] = {}
-    _ASSIGNMENT_LIKE = frozenset(_ASSIGNMENT_LIKE_NODES)  # with their subclasses: _subclasses below
+    _ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         method = _callback(self._visits, ScopeVisitor, "visit", type(node))
@@ -159,18 +171,6 @@ def _callback(table: dict[type, Any], visitor_class: type, prefix: str, node_cla
     return method
 
 
-def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
-    found: set[type] = set()
-    todo = list(classes)
-    while todo:
-        cls = todo.pop()
-        if cls not in found:
-            found.add(cls)
-            todo.extend(cls.__subclasses__())
-    return frozenset(found)
-
-
-_ScopeWalk._ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
 
 
 _READ_ONLY_VISITORS: frozenset[type] = frozenset({ScopeVisitor, _ScopeWalk, ExpressionContextVisitor})

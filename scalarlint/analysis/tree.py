@@ -21,12 +21,8 @@ _cache = threading.local()
 
 def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """``node.children``, from the kept lists when ``node`` belongs to the last indexed tree."""
-    kept = getattr(_cache, "children", None)
-    if kept is not None:
-        found = kept.get(id(node))
-        if found is not None:
-            return found
-    return child_nodes(node)
+    below = kept_children().get(id(node))
+    return below if below is not None else child_nodes(node)
 
 
 def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
