@@ -26,10 +26,11 @@ from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.files import discover
 from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
+from scalarlint.workers import PARALLEL_THRESHOLD, map_by_weight, map_in_workers  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
-HEAVY_BYTES = 120_000  # about 3,000 lines: analysed alone, after the others (memory)
-PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
+LARGE_BYTES = 120_000  # about 3,000 lines: started first, largest first (balance)
+WORKER_BYTES = 200_000  # source in the second pass's workers at once (memory: about 1 MB per KB)
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
                 return analyzer.run(targets)
             finally:
                 analyzer.close()
+                del analyzer  # the tree is garbage now: a collection need not walk it
                 _collect_garbage_after(source.text.count("\n"))
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)")
@@ -155,41 +157,18 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         return FileError(source.path, "too deeply nested to analyse")
 
 
-def _map_second_pass(func, items: list, sizes: list[int], jobs: int | None) -> list:  # type: ignore[no-untyped-def]
-    """``_map`` for the second pass, with the heaviest files (over ``HEAVY_BYTES``) after the
-    worker pool has finished, one at a time: two of them analysed side by side would hold two
-    whole-file trees at once (a 10,000-line file's is about 300 MB). Results come back in
-    ``items`` order."""
-    heavy = {n for n, size in enumerate(sizes) if size > HEAVY_BYTES}
-    # one file per task, so the workers finish together instead of one of them ending the run
-    # alone on a late batch of large files. Not largest first: that starts every worker on a
-    # large file at once, and their peaks add up.
-    light = [n for n in range(len(items)) if n not in heavy]
-    out: list = [None] * len(items)
-    for n, result in zip(light, _map(func, [items[n] for n in light], jobs, chunksize=1)):
-        out[n] = result
-    for n in sorted(heavy):
-        out[n] = func(items[n])
-    return out
+def _second_pass(items: list[tuple[str, bytes, dict[str, Target], Config]], sizes: list[int], jobs: int | None) -> list[list[Diagnostic] | FileError]:
+    """The second pass over ``items`` in the workers, weighed by size (``workers.map_by_weight``):
+    the peak of a whole-tree run follows its largest file, not its two largest."""
+    _freeze_run_state()
+    return map_by_weight(_analyze_bytes, items, sizes, jobs, budget=WORKER_BYTES, large=LARGE_BYTES)
 
 
-def _map(func, items: list, jobs: int | None, chunksize: int | None = None, meanwhile=None):  # type: ignore[no-untyped-def]
-    """``func`` over ``items`` in worker processes when there are enough; ``meanwhile`` runs in
-    this process while the workers work (only then)."""
+def _freeze_run_state() -> None:
+    """What the run holds so far (indexes, sources) is never garbage: keep it out of every
+    later cyclic pass (under ``quiet_gc``), in this process and in the workers forked from it."""
     if _COLLECT["after_file"]:
-        gc.freeze()  # what the run holds so far (indexes, sources) is never garbage: keep it out of every pass
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers <= 1 or len(items) < PARALLEL_THRESHOLD:
-        return [func(item) for item in items]
-    from concurrent.futures import (
-        ProcessPoolExecutor,  # here: a one-file run never pays for it
-    )
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(func, items, chunksize=chunksize or max(1, len(items) // (workers * 4)))  # all submitted
-        if meanwhile is not None:
-            meanwhile()
-        return list(results)
+        gc.freeze()
 
 
 def _load_analysis() -> None:
@@ -229,7 +208,8 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None, cach
             found[path] = None if entry == _SKIPPED else entry
     missing = [p for p in contents if p not in found]
     first_pass = [(p, contents[p], *names[p], config) for p in missing]
-    for path, item in zip(missing, _map(_index_bytes, first_pass, jobs, meanwhile=_load_analysis)):
+    _freeze_run_state()
+    for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, jobs, meanwhile=_load_analysis)):
         found[path] = item
         if not _is_time_limit(item):
             store.store("index", index_keys[path], _SKIPPED if item is None else item)
@@ -253,7 +233,7 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None, cach
         else:
             analysed.append(path)
     items = [(p, contents[p], work[p], config) for p in analysed]
-    for path, item in zip(analysed, _map_second_pass(_analyze_bytes, items, [len(contents[p]) for p in analysed], jobs)):
+    for path, item in zip(analysed, _second_pass(items, [len(contents[p]) for p in analysed], jobs)):
         _collect(result, item)
         store_findings(store, findings_keys[path], item)
     _sorted(result)
