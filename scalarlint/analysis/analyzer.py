@@ -16,7 +16,8 @@ import libcst as cst
 from scalarlint.analysis import syntax_versions
 from libcst.metadata import CodeRange
 
-from scalarlint.analysis.fast_walk import break_scope_cycles, child_nodes, resolve_positions, resolve_scopes
+from scalarlint.analysis.fast_walk import break_scope_cycles, child_nodes, resolve_scopes
+from scalarlint.analysis.positions import StatementPositions
 from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
 from scalarlint.analysis.project import Target
@@ -140,7 +141,7 @@ class FileAnalyzer:
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Computed on first use: most files have no finding and never pay for positions."""
         if self._positions is None:
-            self._positions = resolve_positions(self.module)
+            self._positions = StatementPositions(self.module, self.parents, self.source.text)
         return self._positions
 
     def allows_scalar(self, node: cst.CSTNode) -> bool:

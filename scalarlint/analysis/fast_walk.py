@@ -224,9 +224,35 @@ def _visit(self: cst.CSTNode, visitor: Any) -> Any:
 
 
 def _install() -> None:
-    """Route the two read-only scope visitors through ``_walk`` (idempotent)."""
+    """Route the two read-only scope visitors through ``_walk``, and hash nodes in C (idempotent)."""
     if SUPPORTED and cst.CSTNode.visit is not _visit:
         cst.CSTNode.visit = _visit  # type: ignore[method-assign]
+    _hash_by_identity_in_c()
+
+
+def _hash_by_identity_in_c() -> None:
+    """libcst gives every node class a Python ``__hash__`` returning ``id(self)`` (its nodes
+    are equal only by identity). The analysis keys dicts by node millions of times (parents,
+    scopes, memos), and each lookup ran that Python function. ``object.__hash__`` is also an
+    identity hash, computed in C: same equality, same behaviour, a different hash value. Every
+    class libcst gave its hash gets ``object``'s, ``CSTNode`` included (later subclasses copy
+    it from there)."""
+    python_hash = _LIBCST_HASH
+    if python_hash is None:  # pragma: no cover - another libcst
+        return
+    todo: list[type] = [cst.CSTNode]
+    seen: set[type] = set()
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        todo.extend(cls.__subclasses__())
+        if cls.__dict__.get("__hash__") is python_hash:
+            cls.__hash__ = object.__hash__  # type: ignore[method-assign,assignment]
+
+
+_LIBCST_HASH = cst.CSTNode.__dict__.get("__hash__")
 
 
 _install()

@@ -204,3 +204,16 @@ def test_without_libcst_internals_the_answers_come_from_libcsts_own_api(monkeypa
     assert dict(fast_walk.resolve_positions(module)) == fast_positions
     for node in _all_nodes(module):
         assert list(fast_walk.child_nodes(node)) == list(node.children)
+
+
+def test_nodes_hash_by_identity_in_c() -> None:
+    """Every node class hashes with ``object.__hash__`` (identity, in C), classes made after
+    the import included; two equal-looking nodes stay two keys."""
+    a, b = cst.Name("x"), cst.Name("x")
+    assert type(a).__hash__ is object.__hash__
+    assert {a: 1, b: 2}[a] == 1 and len({a, b}) == 2 and a != b
+
+    class Later(cst.Name):
+        pass
+
+    assert Later.__hash__ is object.__hash__
