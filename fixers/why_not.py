@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from scalarlint.checks.base import Finding
 
 CODES = frozenset({"SL101", "SL102", "SL103", "SL104", "SL105", "SL106"})
+NEST = "a nest of loops over data: each level would need its own rewrite (vectorize the inner loop first)"
 
 
 def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
@@ -37,11 +38,21 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
     loops = [*header, *(loop for loop in enclosing if ctx.is_data_loop(loop))]
     if not loops:
         return _outside_loops(finding, analyzer)
-    body = getattr(loops[0], "body", None)  # (a comprehension's `for` has none)
-    inner = body is not None and any(isinstance(n, (cst.For, cst.While)) and ctx.is_data_loop(n) for n in C.walk(body))
-    if len(loops) > 1 or inner:
-        return "a nest of loops over data: each level would need its own rewrite (vectorize the inner loop first)"
-    loop = loops[0]
+    if len(loops) > 1:
+        return NEST
+    key = ("why-not-loop", loops[0])  # the same for every finding on this loop: worked out once
+    cache = ctx.inference.cache
+    if key not in cache:
+        cache[key] = _loop_reason(analyzer, loops[0])
+    return cache[key]  # type: ignore[return-value]
+
+
+def _loop_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
+    """Why the one loop over data around a finding cannot be rewritten."""
+    ctx = analyzer.context
+    body = getattr(loop, "body", None)  # (a comprehension's `for` has none)
+    if body is not None and any(isinstance(n, (cst.For, cst.While)) and ctx.is_data_loop(n) for n in C.walk(body)):
+        return NEST
     if isinstance(loop, cst.While):
         return "a `while` loop other than an index search stepping by 1"
     if not isinstance(loop, cst.For):

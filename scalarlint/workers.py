@@ -68,8 +68,9 @@ def map_by_weight(func: Callable[[T], R], items: Sequence[T], sizes: Sequence[in
 
 
 def _within_budget(func: Callable[[T], R], items: Sequence[T], order: list[int], sizes: Sequence[int], workers: int, budget: int) -> list[tuple[int, R]]:
-    """Keep up to ``workers`` tasks in flight whose sizes add up to at most ``budget``
-    (``next_to_start`` picks each)."""
+    """Keep up to two tasks per worker in flight (one running, one queued, so a worker never
+    waits for this process between tasks) whose sizes add up to at most ``budget``
+    (``next_to_start`` picks each; a queued task counts as running, so the budget holds)."""
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     waiting = list(order)
@@ -78,7 +79,7 @@ def _within_budget(func: Callable[[T], R], items: Sequence[T], order: list[int],
     with ProcessPoolExecutor(max_workers=workers) as pool:
         while waiting or running:
             room = budget - sum(sizes[n] for n in running.values())
-            while waiting and len(running) < workers:
+            while waiting and len(running) < 2 * workers:  # one queued per worker: no wait between tasks
                 fits = next_to_start([sizes[n] for n in waiting], room, budget)
                 if fits is None:
                     break

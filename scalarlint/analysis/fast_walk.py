@@ -34,8 +34,9 @@ the project's code and the corpora (``tests/checker/test_fast_walk.py``).
 
 from __future__ import annotations
 
+import operator
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -96,14 +97,12 @@ def child_nodes(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """``node.children`` (the same nodes in the same order) without rebuilding ``node``."""
     if not SUPPORTED:
         return node.children
-    fields = _FIELDS.get(type(node))
-    if fields is None:
-        with _FIELDS_LOCK:
-            fields = _FIELDS.setdefault(type(node), _fields_of(node))
-    announced, maybe = fields
+    reader = _READERS.get(type(node))
+    if reader is None:
+        reader = _reader_for(node)
+    read, maybe = reader
     out: list[cst.CSTNode] = []
-    for name in announced:
-        value = getattr(node, name)
+    for value in read(node):
         # exact type tests: ``isinstance`` against libcst's abstract classes is what a walk
         # spends most on. A child field holds a node, a sequence of nodes, None or the sentinel.
         if value is None or value is _SENTINEL:
@@ -119,6 +118,24 @@ def child_nodes(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
         elif isinstance(value, (tuple, list)):
             out.extend(v for v in value if isinstance(v, cst.CSTNode))
     return out
+
+
+_READERS: dict[type, tuple[Callable[[cst.CSTNode], tuple[Any, ...]], tuple[str, ...]]] = {}
+
+
+def _reader_for(node: cst.CSTNode) -> tuple[Callable[[cst.CSTNode], tuple[Any, ...]], tuple[str, ...]]:
+    """One ``attrgetter`` over the class's announced fields (their values in one C call) and
+    its maybe-fields, made once per node class."""
+    with _FIELDS_LOCK:
+        announced, maybe = _FIELDS.setdefault(type(node), _fields_of(node))
+        if len(announced) == 1:
+            one = operator.attrgetter(announced[0])
+            read: Callable[[cst.CSTNode], tuple[Any, ...]] = lambda n: (one(n),)  # noqa: E731
+        elif announced:
+            read = operator.attrgetter(*announced)
+        else:
+            read = lambda n: ()  # noqa: E731
+        return _READERS.setdefault(type(node), (read, maybe))
 
 
 _SENTINEL = cst.MaybeSentinel.DEFAULT

@@ -51,14 +51,15 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     kept: dict[int, Sequence[cst.CSTNode]] = {}
     order: list[cst.CSTNode] = []
     stack = [root]
+    pop, push, record, link, together = stack.pop, stack.extend, order.append, parents.update, dict.fromkeys  # (hot loop)
     while stack:
-        node = stack.pop()
-        order.append(node)
+        node = pop()
+        record(node)
         below = child_nodes(node)
         kept[id(node)] = below
-        for child in below:
-            parents[child] = node
-        stack.extend(reversed(below))
+        if below:
+            link(together(below, node))
+            push(reversed(below))
     _cache.root, _cache.children, _cache.preorder = root, kept, order
     return parents
 
