@@ -154,40 +154,24 @@ def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
 
 
 class _ScopeWalk(ScopeVisitor):
-    """libcst's scope visitor with its per-node dispatch looked up once per node class (the
-    base class formats and looks up ``visit_<Class>``/``leave_<Class>`` on every node and tests
-    each node against fourteen abstract-class ``isinstance`` checks). Same callbacks, same order."""
-
-    _visits: dict[type, Any] = {}
-    _leaves: dict[type, Any] = {}
-    _ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        method = _callback(self._visits, ScopeVisitor, "visit", type(node))
-        return method is None or method(self, node) is not False
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self.provider.set_metadata(original_node, self.scope)
-        kind = type(original_node)
-        if kind in self._ASSIGNMENT_LIKE:
-            self.scope._assignment_count += 1
-        method = _callback(self._leaves, ScopeVisitor, "leave", kind)
-        if method is not None:
-            method(self, original_node)
+    """libcst's scope visitor, walked by ``_walk_scope`` with its per-node dispatch looked up
+    once per node class (the base class formats and looks up ``visit_<Class>``/``leave_<Class>``
+    on every node and tests each node against fourteen abstract-class ``isinstance`` checks).
+    Same callbacks, same order."""
 
 
-_MISSING = object()
+_ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
+_Callbacks = tuple[Any, Any, bool]  # visit_<Class>, leave_<Class> (or None), assignment-like
+_CONTEXT_CALLBACKS: dict[type, _Callbacks] = {}
+_SCOPE_CALLBACKS: dict[type, _Callbacks] = {}
 
 
-def _callback(table: dict[type, Any], visitor_class: type, prefix: str, node_class: type) -> Any:
-    """``visitor_class``'s ``<prefix>_<NodeClass>`` method, or None, looked up once per node
-    class (libcst formats the name and looks it up on every node)."""
-    method = table.get(node_class, _MISSING)
-    if method is _MISSING:
-        method = table[node_class] = getattr(visitor_class, f"{prefix}_{node_class.__name__}", None)
-    return method
-
-
+def _callbacks(table: dict[type, _Callbacks], visitor_class: type, node_class: type) -> _Callbacks:
+    """``visitor_class``'s callbacks for ``node_class``, looked up once per node class (libcst
+    formats the names and looks them up on every node)."""
+    name = node_class.__name__
+    found = (getattr(visitor_class, f"visit_{name}", None), getattr(visitor_class, f"leave_{name}", None), node_class in _ASSIGNMENT_LIKE)
+    return table.setdefault(node_class, found)
 
 
 _READ_ONLY_VISITORS: frozenset[type] = frozenset({ScopeVisitor, _ScopeWalk, ExpressionContextVisitor})
@@ -195,39 +179,55 @@ _libcst_visit = cst.CSTNode.visit
 
 
 def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
-    """What libcst's ``visit`` does for a read-only visitor, minus the rebuilt copies. These two
+    """What libcst's ``visit`` does for a read-only visitor, minus the rebuilt copies. These
     visitors define no attribute callbacks that can fire (the scope visitor's ``ClassDef.bases``
     callbacks never run: it visits a class's parts itself), so none are called. ``kept``:
     children already read, by node id (others are read with ``child_nodes``)."""
     kind = type(visitor)
     if kind is ExpressionContextVisitor:
-        go = _context_visit(visitor, node)
-    else:
-        go = visitor.on_visit(node)
-    if go:
-        below = kept.get(id(node))
-        for child in below if below is not None else child_nodes(node):
-            _walk(child, visitor, kept)
-    if kind is ExpressionContextVisitor:
-        _context_leave(visitor, node)
-    else:
+        _walk_context(node, visitor, kept)
+    elif kind is _ScopeWalk:
+        _walk_scope(node, visitor, kept)  # type: ignore[arg-type]
+    else:  # libcst's own ScopeVisitor: its own dispatch
+        if visitor.on_visit(node):
+            below = kept.get(id(node))
+            for child in below if below is not None else child_nodes(node):
+                _walk(child, visitor, kept)
         visitor.on_leave(node)
 
 
-_CONTEXT_VISITS: dict[type, Any] = {}
-_CONTEXT_LEAVES: dict[type, Any] = {}
+def _walk_context(node: cst.CSTNode, visitor: cst.CSTVisitor, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
+    """``CSTVisitor``'s ``on_visit``/``on_leave`` for the expression-context visitor (which
+    overrides neither), inline."""
+    calls = _CONTEXT_CALLBACKS.get(type(node))
+    if calls is None:
+        calls = _callbacks(_CONTEXT_CALLBACKS, ExpressionContextVisitor, type(node))
+    visit, leave, _ = calls
+    if visit is None or visit(visitor, node) is not False:
+        below = kept.get(id(node))
+        for child in below if below is not None else child_nodes(node):
+            _walk_context(child, visitor, kept)
+    if leave is not None:
+        leave(visitor, node)
 
 
-def _context_visit(visitor: cst.CSTVisitor, node: cst.CSTNode) -> bool:
-    """``CSTVisitor.on_visit`` for the expression-context visitor (which does not override it)."""
-    method = _callback(_CONTEXT_VISITS, ExpressionContextVisitor, "visit", type(node))
-    return method is None or method(visitor, node) is not False
-
-
-def _context_leave(visitor: cst.CSTVisitor, node: cst.CSTNode) -> None:
-    method = _callback(_CONTEXT_LEAVES, ExpressionContextVisitor, "leave", type(node))
-    if method is not None:
-        method(visitor, node)
+def _walk_scope(node: cst.CSTNode, visitor: _ScopeWalk, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
+    """``ScopeVisitor``'s ``on_visit``/``on_leave``, inline: the node's scope recorded on
+    leaving it, and the scope's count of assignment-like nodes kept."""
+    calls = _SCOPE_CALLBACKS.get(type(node))
+    if calls is None:
+        calls = _callbacks(_SCOPE_CALLBACKS, ScopeVisitor, type(node))
+    visit, leave, assignment_like = calls
+    if visit is None or visit(visitor, node) is not False:
+        below = kept.get(id(node))
+        for child in below if below is not None else child_nodes(node):
+            _walk_scope(child, visitor, kept)
+    scope = visitor.scope
+    visitor.provider._computed[node] = scope  # ``set_metadata``
+    if assignment_like:
+        scope._assignment_count += 1
+    if leave is not None:
+        leave(visitor, node)
 
 
 _walking = threading.local()  # the kept children of the ``resolve_scopes`` running in this thread
