@@ -87,6 +87,7 @@ class _Walker:
         functions: list[cst.CSTNode] = []
         leave = object()
         kept = kept_children()
+        checked = self.analyzer.dispatch  # node types some check looks at
         stack: list[object] = [root]
         while stack:
             item = stack.pop()
@@ -105,7 +106,7 @@ class _Walker:
                 self._dispatch(node, functions[-1], labels[-1])
             elif kind is cst.With and self.analyzer.allows_scalar(node):
                 continue
-            elif functions:
+            elif functions and kind in checked:
                 self._dispatch(node, functions[-1], labels[-1])
             below = kept.get(id(node))
             stack.extend(reversed(below if below is not None else child_nodes(node)))
