@@ -29,11 +29,13 @@ def parse_module(text: str) -> cst.Module:
     """libcst's tree of ``text``: the running interpreter's grammar, else the newest one."""
     import libcst as cst
 
+    from scalarlint.analysis.fast_parse import parse_without_validation
+
     try:
-        return cst.parse_module(text)
+        return parse_without_validation(text)
     except cst.ParserSyntaxError as first:
         try:
-            return cst.parse_module(text, config=cst.PartialParserConfig(python_version=NEWEST))
+            return parse_without_validation(text, config=cst.PartialParserConfig(python_version=NEWEST))
         except cst.ParserSyntaxError:
             raise first from None
 
