@@ -230,12 +230,7 @@ def array_namespace_alias(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | No
     here = analyzer.positions[node].start.line if node in analyzer.positions else 0
     best: tuple[int, int, str] | None = None
     for depth, scope in enumerate(scope_chain(analyzer, node)):
-        for assignment in scope.assignments:
-            if not isinstance(assignment, Assignment):
-                continue
-            ok, preference = _is_namespace_binding(analyzer, assignment)
-            if not ok:
-                continue
+        for assignment, preference in _namespace_bindings(analyzer, scope):
             name = assignment.name
             if not _only_namespace(analyzer, node, name):
                 continue
@@ -245,6 +240,23 @@ def array_namespace_alias(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | No
             if best is None or rank < best:
                 best = rank
     return best[2] if best else None
+
+
+def _namespace_bindings(analyzer: FileAnalyzer, scope: Scope) -> list[tuple[Assignment, int]]:
+    """The scope's assignments that bind an array namespace, with their preference (worked out
+    once per scope: every finding of a file asks)."""
+    cache = analyzer.context.inference.cache
+    key = ("namespace-bindings", scope)
+    found = cache.get(key)  # type: ignore[call-overload]
+    if found is None:
+        found = []
+        for assignment in scope.assignments:
+            if isinstance(assignment, Assignment):
+                ok, preference = _is_namespace_binding(analyzer, assignment)
+                if ok:
+                    found.append((assignment, preference))
+        cache[key] = found  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
 
 
 def _only_namespace(analyzer: FileAnalyzer, node: cst.CSTNode, name: str) -> bool:
