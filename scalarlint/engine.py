@@ -30,7 +30,7 @@ from scalarlint.workers import PARALLEL_THRESHOLD, map_by_weight, map_in_workers
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
 LARGE_BYTES = 120_000  # about 3,000 lines: started first, largest first (balance)
-WORKER_BYTES = 200_000  # source in the second pass's workers at once (memory: about 1 MB per KB)
+WORKER_BYTES = 170_000  # source in the second pass's workers at once (memory: about 1 MB per KB)
 
 
 @dataclass(frozen=True)
