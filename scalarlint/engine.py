@@ -26,11 +26,12 @@ from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.files import discover
 from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
-from scalarlint.workers import PARALLEL_THRESHOLD, map_by_weight, map_in_workers  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
+from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
 LARGE_BYTES = 120_000  # about 3,000 lines: started first, largest first (balance)
-WORKER_BYTES = 170_000  # source in the second pass's workers at once (memory: about 1 MB per KB)
+WORKER_BYTES = 450_000  # source in the second pass's workers at once (memory: about 0.5 MB per KB)
+SHARED_POOL_BYTES = 8_000_000  # a tree this large keeps its first pass's workers (see workers.py)
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,8 @@ def _collect_garbage_after(lines: int) -> None:
 
         release()
         gc.collect()
-        _return_freed_memory()
         _COLLECT["pending_lines"] = 0
+    _return_freed_memory()
 
 
 def _return_freed_memory() -> None:
@@ -157,7 +158,7 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         return FileError(source.path, "too deeply nested to analyse")
 
 
-def _second_pass(items: list[tuple[str, bytes, dict[str, Target], Config]], sizes: list[int], jobs: int | None) -> list[list[Diagnostic] | FileError]:
+def _second_pass(items: list[tuple[str, bytes, dict[str, Target], Config]], sizes: list[int], jobs: int | None | Workers) -> list[list[Diagnostic] | FileError]:
     """The second pass over ``items`` in the workers, weighed by size (``workers.map_by_weight``):
     the peak of a whole-tree run follows its largest file, not its two largest."""
     _freeze_run_state()
@@ -181,7 +182,13 @@ def _load_analysis() -> None:
 def check_files(files: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
     """One run over ``files``: read each once, then a run entry for the whole tree, else an
     index entry per file and a findings entry per file and set of targets; only what the cache
-    does not answer is computed. Without a cache every step is computed."""
+    does not answer is computed. Without a cache every step is computed. Both passes share
+    one pool of workers (``workers.Workers``)."""
+    with Workers(jobs) as workers:
+        return _check_files(files, config, workers, cache)
+
+
+def _check_files(files: list[Path], config: Config, jobs: Workers, cache: Cache | None) -> RunResult:
     store: Cache | NoCache = cache if cache is not None else NoCache()
     contents: dict[str, bytes] = {}
     digests: dict[str, str] = {}
@@ -209,10 +216,13 @@ def check_files(files: list[Path], config: Config, jobs: int | None = None, cach
     missing = [p for p in contents if p not in found]
     first_pass = [(p, contents[p], *names[p], config) for p in missing]
     _freeze_run_state()
-    for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, jobs, meanwhile=_load_analysis)):
+    shared = sum(map(len, contents.values())) >= SHARED_POOL_BYTES
+    for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, jobs, meanwhile=None if shared else _load_analysis)):
         found[path] = item
         if not _is_time_limit(item):
             store.store("index", index_keys[path], _SKIPPED if item is None else item)
+    if not shared:
+        jobs.close()  # the second pass's workers are forked anew, with the second pass imported
     indexes: list[ModuleIndex] = []
     for path in contents:
         item = found[path]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from scalarlint.workers import PARALLEL_THRESHOLD, map_by_weight, next_to_start
+from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers, next_to_start
 
 
 def _pid_and_value(value: int) -> tuple[int, int]:
@@ -43,3 +43,25 @@ def test_next_to_start_lets_a_small_item_pass_only_if_it_leaves_room_for_the_fir
     assert next_to_start([90, 30, 10], room=40, budget=100) == 2
     assert next_to_start([90, 30], room=40, budget=100) is None
     assert next_to_start([], room=100, budget=100) is None
+
+
+def test_maps_on_one_workers_share_its_processes_until_it_closes() -> None:
+    items = list(range(PARALLEL_THRESHOLD + 4))
+    with Workers(2) as workers:
+        first = {pid for pid, _ in map_in_workers(_pid_and_value, items, workers)}
+        second = {pid for pid, _ in map_by_weight(_pid_and_value, items, [1] * len(items), workers, budget=100, large=50)}
+        assert os.getpid() not in first | second
+        assert second <= first  # the same processes: no second pool was forked
+        workers.close()
+        third = {pid for pid, _ in map_in_workers(_pid_and_value, items, workers)}
+    assert not third & first  # a closed pool starts anew on next use
+
+
+def test_an_item_over_the_budget_stops_the_shared_workers_before_it_runs_here() -> None:
+    items = list(range(PARALLEL_THRESHOLD + 2))
+    sizes = [10] * len(items)
+    sizes[0] = 500
+    with Workers(2) as workers:
+        out = map_by_weight(_pid_and_value, items, sizes, workers, budget=100, large=50)
+        assert not workers.started
+    assert out[0] == (os.getpid(), 0)
