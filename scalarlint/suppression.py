@@ -1,7 +1,7 @@
 """Suppression comments: ``# noqa``, ``# noqa: SL101``, ``# scalarlint: ignore[SL101]``, skip-file.
 
 Comments are read with ``tokenize`` so that ``#`` inside strings never counts. Only files
-with findings pay for it.
+with findings, and with such a comment somewhere in their text, pay for it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def _codes(raw: str | None) -> frozenset[str]:
 def suppressions(text: str) -> dict[int, frozenset[str]]:
     """Line number -> codes suppressed on it (``{"*"}`` for all)."""
     out: dict[int, frozenset[str]] = {}
+    if _NOQA.search(text) is None and _IGNORE.search(text) is None:
+        return out  # no such comment anywhere: nothing to tokenize for
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):

@@ -1,6 +1,6 @@
 """``StatementPositions`` gives exactly libcst's ``PositionProvider`` positions, computed one
-top-level statement at a time, and falls back to the whole module when its shortcut cannot be
-trusted."""
+class member or top-level statement at a time, and falls back to the statement around it, then
+to the whole module, when its shortcut cannot be trusted."""
 
 from __future__ import annotations
 
@@ -23,6 +23,14 @@ EDGES = {
     "form feed": "x = 1\n\x0c\ndef f():\n    return x\n",
     "only comments": "# nothing\n\n# here\n",
     "awkward": AWKWARD,
+    "class members": (
+        "class C(Base):\n    '''doc'''\n    a = 1; b = 2\n\n    # about f\n    @staticmethod\n    # between\n"
+        "    @other\n    def f(x):\n        return x[0]\n        # f's footer\n\n    class Inner:\n"
+        "        def g(self, y):\n            return y[1]\n\n    def h(self):  # same line\n        pass\n"
+        "    # the class's footer\n\nclass D: pass\n"
+    ),
+    "tab-indented class": "class C:\n\tdef f(self, x):\n\t\treturn x[0]\n\n\tdef g(self):\n\t\tpass\n",
+    "class without a trailing newline": "class C:\n    def f(self):\n        pass\n    def g(self, x):\n        return x[0]",
 }
 
 
@@ -73,10 +81,26 @@ def test_a_statement_whose_code_is_not_at_its_row_falls_back_to_the_whole_module
     module = parse_module(text)
     try:
         positions = StatementPositions(module, parent_map(module), text)
-        positions._starts = {id(s): 1 for s in module.body}  # a wrong row for the second statement
+        positions._rows = {id(s): 1 for s in module.body}  # a wrong row for the second statement
         last = module.body[-1]
         assert positions[last] == _libcst_positions(module)[last]
         assert positions._whole
+    finally:
+        release()
+
+
+def test_a_class_member_is_positioned_without_the_rest_of_its_class() -> None:
+    text = "class C:\n    def f(self, x):\n        return x[0]\n\n    def g(self, y):\n        return y[1]\n"
+    module = parse_module(text)
+    try:
+        positions = StatementPositions(module, parent_map(module), text)
+        cls = module.body[0]
+        f, g = cls.body.body  # type: ignore[attr-defined]
+        reference = _libcst_positions(module)
+        assert positions[g] == reference[g]
+        assert f not in positions._computed and cls not in positions._computed
+        assert positions[f] == reference[f]
+        assert not positions._whole
     finally:
         release()
 
