@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.tree import walk
+from scalarlint.analysis.tree import walk_all
 from scalarlint.diagnostics import Edit, Location
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def replace_statements(
     indent = indentation(analyzer, first)
     if indent is None or indentation(analyzer, last) is None:
         return None
-    carried = Counter(n.value for statement in new for n in walk(statement) if isinstance(n, cst.Comment))
+    carried = Counter(n.value for statement in new for n in walk_all(statement) if isinstance(n, cst.Comment))
     kept = []
     for comment in replaced_comments(analyzer, first, last):
         if carried[comment]:  # the new statements already carry it (a wrapped original statement)
@@ -106,7 +106,7 @@ def replaced_comments(analyzer: FileAnalyzer, first: cst.BaseStatement, last: cs
     comments = [
         node
         for statement in siblings[start : stop + 1]
-        for node in walk(statement)
+        for node in walk_all(statement)
         if isinstance(node, cst.Comment) and id(node) not in above
     ]
     comments.sort(key=lambda c: (analyzer.positions[c].start.line, analyzer.positions[c].start.column))

@@ -14,7 +14,7 @@ from libcst.metadata import BuiltinAssignment, MetadataWrapper, PositionProvider
 
 from scalarlint.analysis import fast_walk
 from scalarlint.analysis.syntax_versions import parse_module
-from scalarlint.analysis.tree import kept_children, parent_map, release
+from scalarlint.analysis.tree import TRIVIA, kept_children, parent_map, release
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,14 +151,20 @@ def test_resolve_positions_is_libcsts_position_provider(name: str, text: str) ->
     assert all(fast[node] == span for node, span in reference.items())
 
 
-def test_resolve_scopes_with_kept_children() -> None:
-    module = parse_module(AWKWARD)
+@pytest.mark.parametrize("name,text", [("awkward", AWKWARD), *[(n, t) for n, t in SOURCES if len(t) > 4000][:20]], ids=lambda v: v if isinstance(v, str) and len(v) < 80 else "")
+def test_resolve_scopes_with_kept_children_is_the_same_but_for_the_trivia(name: str, text: str) -> None:
+    """The kept children leave whitespace, comments and punctuation out: their nodes get no
+    scope, and every other node, assignment and access is as in the full walk."""
+    module = parse_module(text)
     try:
         parent_map(module)
         kept = fast_walk.resolve_scopes(module, kept_children())
     finally:
         release()
-    assert _canonical(module, kept) == _canonical(module, fast_walk.resolve_scopes(module))
+    full = fast_walk.resolve_scopes(module)
+    trivia = {id(node) for node in _all_nodes(module) if type(node) in TRIVIA}  # (string annotations, parsed by the visitor, have their own)
+    assert trivia and not any(id(node) in trivia for node in kept)
+    assert _canonical(module, kept) == _canonical(module, {n: s for n, s in full.items() if id(n) not in trivia})
 
 
 def test_other_visitors_still_rebuild_and_transform() -> None:
