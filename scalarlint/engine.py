@@ -73,7 +73,9 @@ def quiet_gc(collect_after_file: bool = True) -> None:
 
 def _collect_garbage_after(lines: int) -> None:
     """Under ``quiet_gc(collect_after_file=True)``: one cyclic pass per ``COLLECT_EVERY_LINES``
-    analysed lines, after dropping the last tree's kept children."""
+    analysed lines, after dropping the last tree's kept children; the freed pages go back to
+    the system after every file (a worker's size then falls back between files, so a large
+    file can run beside another worker's small ones without their peaks adding up)."""
     if not _COLLECT["after_file"]:
         return
     _COLLECT["pending_lines"] += lines
@@ -174,8 +176,9 @@ def _freeze_run_state() -> None:
 
 def _load_analysis() -> None:
     """Import the second pass (libcst and the checks) in this process while the first pass runs
-    in the workers: the second pass's workers are forked from this process and start with it
-    loaded, instead of each importing it (about 0.25 s) before its first file."""
+    in the workers: on a tree under ``SHARED_POOL_BYTES`` the second pass's workers are forked
+    from this process and start with it loaded, instead of each importing it (about 0.25 s)
+    before its first file."""
     import scalarlint.analysis.analyzer  # noqa: F401
 
 
