@@ -185,13 +185,14 @@ def _load_analysis() -> None:
 def check_files(files: list[Path], config: Config, jobs: int | None = None, cache: Cache | None = None) -> RunResult:
     """One run over ``files``: read each once, then a run entry for the whole tree, else an
     index entry per file and a findings entry per file and set of targets; only what the cache
-    does not answer is computed. Without a cache every step is computed. Both passes share
-    one pool of workers (``workers.Workers``)."""
+    does not answer is computed. Without a cache every step is computed. Both passes run in
+    one ``workers.Workers``: the same processes on a large tree, a fresh pool for the second
+    pass otherwise."""
     with Workers(jobs) as workers:
         return _check_files(files, config, workers, cache)
 
 
-def _check_files(files: list[Path], config: Config, jobs: Workers, cache: Cache | None) -> RunResult:
+def _check_files(files: list[Path], config: Config, workers: Workers, cache: Cache | None) -> RunResult:
     store: Cache | NoCache = cache if cache is not None else NoCache()
     contents: dict[str, bytes] = {}
     digests: dict[str, str] = {}
@@ -220,12 +221,12 @@ def _check_files(files: list[Path], config: Config, jobs: Workers, cache: Cache 
     first_pass = [(p, contents[p], *names[p], config) for p in missing]
     _freeze_run_state()
     shared = sum(map(len, contents.values())) >= SHARED_POOL_BYTES
-    for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, jobs, meanwhile=None if shared else _load_analysis)):
+    for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, workers, meanwhile=None if shared else _load_analysis)):
         found[path] = item
         if not _is_time_limit(item):
             store.store("index", index_keys[path], _SKIPPED if item is None else item)
     if not shared:
-        jobs.close()  # the second pass's workers are forked anew, with the second pass imported
+        workers.close()  # the second pass's workers are forked anew, with the second pass imported
     indexes: list[ModuleIndex] = []
     for path in contents:
         item = found[path]
@@ -246,7 +247,7 @@ def _check_files(files: list[Path], config: Config, jobs: Workers, cache: Cache 
         else:
             analysed.append(path)
     items = [(p, contents[p], work[p], config) for p in analysed]
-    for path, item in zip(analysed, _second_pass(items, [len(contents[p]) for p in analysed], jobs)):
+    for path, item in zip(analysed, _second_pass(items, [len(contents[p]) for p in analysed], workers)):
         _collect(result, item)
         store_findings(store, findings_keys[path], item)
     _sorted(result)
