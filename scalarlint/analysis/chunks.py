@@ -39,11 +39,17 @@ class Chunk:
     calls: frozenset[str]  # ``f(...)``, ``self.f(...)``, ``cls.f(...)`` in it: module_facts counts call sites by name
 
 
+def first_row(statement: ast.stmt) -> int:
+    """The row a statement's code starts on: its first decorator's, else its own."""
+    decorators = getattr(statement, "decorator_list", None)
+    return decorators[0].lineno if decorators else statement.lineno
+
+
 def chunks_of(tree: ast.Module, lines: list[str]) -> list[Chunk]:
     out = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            start = first_row(node)
             end = node.end_lineno or node.lineno
             text = "".join(lines[start - 1 : end])
             # supersets, read off the text (a walk of every chunk costs more than the rest)

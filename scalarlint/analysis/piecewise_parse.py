@@ -33,6 +33,7 @@ from itertools import accumulate
 
 import libcst as cst
 
+from scalarlint.analysis.chunks import first_row
 from scalarlint.analysis.pruning import split_lines
 
 PIECE_BYTES = 24_000  # statements are joined into pieces of about this size
@@ -78,16 +79,10 @@ def _pieces(lines: list[str], statements: Sequence[ast.stmt], piece_bytes: int) 
     cuts = [0]
     for before, after in zip(statements, statements[1:]):
         end = before.end_lineno or before.lineno
-        if offsets[end] - offsets[cuts[-1]] >= piece_bytes and _may_cut(lines, end, _start_row(after)):
+        if offsets[end] - offsets[cuts[-1]] >= piece_bytes and _may_cut(lines, end, first_row(after)):
             cuts.append(end)
     cuts.append(len(lines))
     return ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:]) if b > a]
-
-
-def _start_row(statement: ast.stmt) -> int:
-    """The row a top-level statement starts on, its decorators included."""
-    decorators = getattr(statement, "decorator_list", ())
-    return min([statement.lineno, *(d.lineno for d in decorators)])
 
 
 def _may_cut(lines: list[str], end: int, start: int) -> bool:
@@ -109,11 +104,10 @@ def _first_indent(lines: list[str], statements: Sequence[ast.stmt]) -> str | Non
         for node in ast.walk(statement):
             if node is statement or not isinstance(node, ast.stmt):
                 continue
-            rows = [node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]
-            for row in rows:
-                head = lines[row - 1].encode("utf-8")[: node.col_offset].decode("utf-8", "replace")
-                if head and not head.strip() and (found is None or row < found[0]):
-                    found = (row, head)
+            row = first_row(node)  # a decorator line is indented as its definition
+            head = lines[row - 1].encode("utf-8")[: node.col_offset].decode("utf-8", "replace")
+            if head and not head.strip() and (found is None or row < found[0]):
+                found = (row, head)
         if found is not None:
             return found[1]
     return None

@@ -30,6 +30,7 @@ from libcst.metadata import CodeRange, PositionProvider
 from libcst.metadata.position_provider import NEWLINE_RE as NEWLINE
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from scalarlint.analysis.chunks import first_row
 from scalarlint.analysis.fast_walk import resolve_positions
 from scalarlint.analysis.syntax_versions import ast_parse
 
@@ -46,8 +47,7 @@ class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
         self._computed: dict[cst.CSTNode, CodeRange] = {}
         self._done: set[int] = set()  # ids of the statements already positioned
         self._rows: dict[int, int] | None = None  # statement id -> first row of its code
-        self._ast: dict[int, ast.stmt] = {}  # statement id -> its (first) ast statement
-        self._classes_read: set[int] = set()  # ids of classes whose members have rows
+        self._classes: dict[int, ast.ClassDef] = {}  # class id -> its ast class, until its members have rows
         self._next = {id(a): b for a, b in zip(module.body, module.body[1:])}
         self._line_offsets: list[int] | None = None
         self._whole = False
@@ -117,7 +117,7 @@ class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
         """Position one statement's nodes (inside ``blocks``, outermost first, for its
         indentation); False when its code is not where the ``ast`` rows say (the caller then
         tries the statement around it, and last the whole module)."""
-        row = self._statement_rows(statement, blocks).get(id(statement))
+        row = self._statement_rows(blocks).get(id(statement))
         if row is None:
             return False
         provider = PositionProvider()
@@ -134,14 +134,14 @@ class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
         offsets = self._offsets()
         if row < 1 or row - 1 >= len(offsets) or not self.text.startswith(code, offsets[row - 1]):
             return False
-        following = self._statement_rows(statement, blocks).get(id(self._next.get(id(statement))), None)
+        following = self._statement_rows(blocks).get(id(self._next.get(id(statement))), None)
         if following is not None and following != row + len(NEWLINE.findall(code)):
             return False  # the next statement's code must start where this one's ends
         self._computed.update(provider._computed)
         self._done.add(id(statement))
         return True
 
-    def _statement_rows(self, statement: cst.CSTNode, blocks: list[cst.IndentedBlock]) -> dict[int, int]:
+    def _statement_rows(self, blocks: list[cst.IndentedBlock]) -> dict[int, int]:
         """Statement id -> the row its code (leading comments and blank lines included)
         starts on, read off the ``ast`` tree: the module's statements, and the members of the
         class whose body is ``blocks[-1]``; {} where the two trees disagree."""
@@ -153,10 +153,8 @@ class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
                 return self._rows
             self._read_rows(self.module.body, tree.body)
         if blocks:
-            cls = self.parents.get(blocks[-1])
-            node = self._ast.get(id(cls))
-            if id(cls) not in self._classes_read and isinstance(node, ast.ClassDef):
-                self._classes_read.add(id(cls))
+            node = self._classes.pop(id(self.parents.get(blocks[-1])), None)
+            if node is not None:
                 members = blocks[-1].body
                 self._read_rows(members, node.body)
                 self._next.update({id(a): b for a, b in zip(members, members[1:])})
@@ -167,24 +165,23 @@ class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
         statement is the first of the k-th libcst one (a line of ``a; b`` is one libcst
         statement and two ``ast`` ones). Nothing when the counts disagree."""
         rows: dict[int, int] = {}
-        nodes: dict[int, ast.stmt] = {}
+        classes: dict[int, ast.ClassDef] = {}
         k = 0
         for statement in statements:
             if k >= len(body):
                 return
             first = body[k]
-            decorators = getattr(first, "decorator_list", None)
-            row = decorators[0].lineno if decorators else first.lineno
-            row -= len(statement.leading_lines)
+            row = first_row(first) - len(statement.leading_lines)
             if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.decorators:
                 row -= len(statement.decorators[0].leading_lines)
             rows[id(statement)] = row
-            nodes[id(statement)] = first
+            if isinstance(first, ast.ClassDef):
+                classes[id(statement)] = first
             k += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
         if k == len(body):
             assert self._rows is not None
             self._rows.update(rows)
-            self._ast.update(nodes)
+            self._classes.update(classes)
 
     def _offsets(self) -> list[int]:
         """The offset in ``text`` of each row's first character, as libcst counts rows."""

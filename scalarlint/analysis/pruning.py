@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
-from scalarlint.analysis.chunks import DEFINED, WORD
+from scalarlint.analysis.chunks import DEFINED, WORD, first_row
 from scalarlint.analysis.index import lambda_key, lambda_ordinals
 
 LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -175,7 +175,7 @@ class _Unit:
 
     def __init__(self, node: ast.stmt, lines: list[str]) -> None:
         self.node = node
-        self.first = node.decorator_list[0].lineno if isinstance(node, _DEFINITIONS) and node.decorator_list else node.lineno
+        self.first = first_row(node)
         self.last = node.end_lineno or node.lineno
         self.words = Counter(WORD.findall("".join(lines[self.first - 1 : self.last])))
         self.scope_words = bool(self.words["global"] or self.words["nonlocal"])
