@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from scalarlint.analysis.frameworks import ARRAY_MODULES as FRAMEWORK_ARRAY_MODULES
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -36,7 +38,7 @@ DEFAULT_RULE_PATTERNS = (
 # these are the user's own bases, whose ``rule-methods`` are rules.
 DEFAULT_RULE_BASES: tuple[str, ...] = ()
 DEFAULT_RULE_METHODS = ("backward", "jvp", "vjp", "backward_cpu", "backward_gpu")
-DEFAULT_ARRAY_MODULES = (
+DEFAULT_ARRAY_MODULES = tuple(dict.fromkeys((
     "np",
     "numpy",
     "xp",
@@ -50,7 +52,8 @@ DEFAULT_ARRAY_MODULES = (
     "array_api_strict",
     "mx",
     "dpnp",
-)
+    *FRAMEWORK_ARRAY_MODULES,
+)))
 DEFAULT_SCALAR_PARAMS = (
     "axis",
     "axes",

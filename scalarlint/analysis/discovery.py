@@ -11,7 +11,7 @@ at most ``MAX_DEPTH`` ancestors deep, cycles cut.
 
 from __future__ import annotations
 
-from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, ClassConvention
+from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, STRUCTURAL, ClassConvention
 from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closures
 from scalarlint.config import Config
 
@@ -73,13 +73,34 @@ def _names(dotted: str, wanted: str) -> bool:
 def convention_for(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry, config: Config) -> ClassConvention | None:
     user = ClassConvention(bases=tuple(config.rule_base_classes), rule_methods=tuple(config.rule_methods))
     own = [(f"{index.module}.{qual}" if index.module else qual, None)]  # the framework's own base class
-    for dotted, ancestor in own + table.ancestors(index, entry):
+    lineage = own + table.ancestors(index, entry)
+    for dotted, ancestor in lineage:
         for convention in (user, *CLASS_CONVENTIONS):
             if any(_names(dotted, wanted) for wanted in convention.bases):
+                if convention.needs_rule_method and not _defines_rule_method(entry, lineage, convention):
+                    continue
                 return convention
         if FUNCTION_BASES and ancestor is not None and "forward" in ancestor.methods and "backward" in ancestor.methods:
             return FUNCTION_LIKE
+    if _defines_rule_method(entry, lineage, STRUCTURAL) and _defines_forward(entry, lineage, STRUCTURAL):
+        return STRUCTURAL
     return None
+
+
+def _lineage_methods(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]]) -> set[str]:
+    methods = set(entry.methods)
+    for _, ancestor in lineage:
+        if ancestor is not None:
+            methods.update(ancestor.methods)
+    return methods
+
+
+def _defines_rule_method(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]], convention: ClassConvention) -> bool:
+    return bool(_lineage_methods(entry, lineage) & set(convention.rule_methods))
+
+
+def _defines_forward(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]], convention: ClassConvention) -> bool:
+    return bool(_lineage_methods(entry, lineage) & set(convention.forward_methods))
 
 
 def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
+from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_DECORATORS
 from scalarlint.config import Config
 
 
@@ -175,6 +175,9 @@ class _Indexer(ast.NodeVisitor):
             entry.is_rule, entry.reason = True, "returns (Y, backprop)"
         if any(_registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
             entry.is_rule, entry.reason = True, "passed to defvjp"
+        decorator = next((d for d in map(rule_decorator, node.decorator_list) if d), None)
+        if decorator and not entry.is_rule:
+            entry.is_rule, entry.reason = True, f"decorated with @{decorator}"
         self.func_stack.append(entry)
         self.stack.append(node.name)
         for stmt in node.body:
@@ -286,6 +289,21 @@ def _returns_closure(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _registration_decorator(node: ast.expr) -> bool:
     """``@f.defjvp`` and ``@f.defvjp``: the decorated function is the rule."""
     return isinstance(node, ast.Attribute) and node.attr in REGISTRATION_METHODS
+
+
+def rule_decorator(node: ast.expr) -> str | None:
+    """The name of a decorator that makes its function a rule (``@tf.custom_gradient``,
+    ``@ops.RegisterGradient("Op")``, ``@bprop_getters.register(P.Op)``), matched on the last
+    components of its dotted name; None for any other decorator."""
+    name = dotted_name(node.func if isinstance(node, ast.Call) else node)
+    if not name:
+        return None
+    parts = name.split(".")
+    for wanted in RULE_DECORATORS:
+        size = wanted.count(".") + 1
+        if ".".join(parts[-size:]) == wanted:
+            return wanted
+    return None
 
 
 def call_target(func: ast.expr) -> tuple[str, ...] | None:

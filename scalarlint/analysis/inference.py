@@ -26,7 +26,7 @@ from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.flow import Reaching
-from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
+from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
@@ -38,7 +38,7 @@ __all__ = ["Inference", "call_name", "is_range_name", "keyword", "positional"]
 
 ARRAY_ATTRS = frozenset({"T", "mT", "H", "real", "imag", "data", "grad", "array"})
 HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
-SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"})
+SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
 
 class Inference:

@@ -67,7 +67,7 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
             return default if not default.is_none else K.UNKNOWN
     if isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):
         from_callers = inf.calls.argument_kind(func, params, param)
-        if from_callers is not None:
+        if from_callers is not None and not _host_data_for_rule(inf, func, from_callers):
             return from_callers
         cotangent = _cotangent(inf, func, params, param)
         if cotangent is not None:
@@ -88,6 +88,15 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.UNKNOWN  # keyword-only parameters configure a rule; its arrays come positionally
     named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+def _host_data_for_rule(inf: "Inference", func: cst.FunctionDef, from_callers: Kind) -> bool:
+    """A rule's inputs are device-capable arrays whatever a caller passes: a demo call with
+    ``np.array([1.0, -2.0])`` is the CPU path of the same generic code, so what callers pass may
+    tell a rank but never turns a rule's parameter into host data."""
+    if func not in inf.rule_functions:
+        return False
+    return from_callers.tag is not Tag.ARRAY or from_callers.doubt > Doubt.NONE
 
 
 ARRAY_USES = frozenset({"shape", "dtype", "ndim", "size", "T"})

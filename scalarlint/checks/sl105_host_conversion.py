@@ -6,6 +6,7 @@ from typing import Iterable
 
 import libcst as cst
 
+from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.analysis.tree import walk
@@ -21,7 +22,10 @@ Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, and the same of a value computed from an element (`lo = rois[n, 0] * s;
 int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
 an element used as a slice bound (`x[start:start + length]`); whole-array transfers to the
-host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`.
+host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`,
+MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`; and `jax.pure_callback` /
+`io_callback` inside a rule (Python run on host copies of its arguments). Each framework
+module of `scalarlint.analysis.frameworks` lists its own.
 One conversion of a reduction result (`float(loss)`, `int(xp.argmax(x))`) is SL107's, opt-in.
 
 ## Why it hurts on a GPU
@@ -45,8 +49,9 @@ reduction result. If the conversion is intended and happens once, mark it with
 
 NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
 
-TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"})
-TRANSFER_FUNCTIONS = frozenset({"asnumpy", "to_numpy"})
+TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
+TRANSFER_FUNCTIONS = frozenset({"asnumpy", "to_numpy"}) | HOST_FUNCTIONS
+ELEMENT_TRANSFERS = frozenset({"item"}) | ELEMENT_METHODS
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -74,6 +79,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 ctx.severity_for(node),
             )
         return
+    if name is not None and name[-1] in HOST_CALLBACKS and args:
+        yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
+        return
     if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
         if ctx.inference.kind(args[0]).is_array and not ctx.inference.kind(args[0]).doubt:
             yield Finding(INFO.code, node, f"`{name[-1]}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
@@ -81,7 +89,11 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if isinstance(node.func, cst.Attribute):
         attr = node.func.attr.value
         receiver = node.func.value
-        if attr == "item" and not args and isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True):
+        if attr in ELEMENT_METHODS and not args and ctx.inference.kind(receiver).is_device:
+            ctx.claim(receiver)
+            yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
+            return
+        if attr in ELEMENT_TRANSFERS and not args and isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True):
             ctx.claim(receiver)
             yield Finding(
                 INFO.code,

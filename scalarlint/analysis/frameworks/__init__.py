@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-from scalarlint.analysis.frameworks import autograd, chainer, generic, jax, mygrad, thinc, torch
+from scalarlint.analysis.frameworks import (
+    autograd,
+    chainer,
+    generic,
+    jax,
+    megengine,
+    mindspore,
+    mxnet,
+    mygrad,
+    oneflow,
+    paddle,
+    pytensor,
+    tensorflow,
+    thinc,
+    torch,
+)
 from scalarlint.analysis.frameworks.base import ClassConvention, Framework
 
 FRAMEWORKS: tuple[Framework, ...] = (
@@ -12,16 +27,41 @@ FRAMEWORKS: tuple[Framework, ...] = (
     jax.FRAMEWORK,
     thinc.FRAMEWORK,
     mygrad.FRAMEWORK,
+    tensorflow.FRAMEWORK,
+    paddle.FRAMEWORK,
+    mxnet.FRAMEWORK,
+    oneflow.FRAMEWORK,
+    megengine.FRAMEWORK,
+    mindspore.FRAMEWORK,
+    pytensor.FRAMEWORK,
     generic.FRAMEWORK,
 )
 
+
+def _union(field: str) -> frozenset[str]:
+    return frozenset().union(*(getattr(f, field) for f in FRAMEWORKS))
+
+
 CLASS_CONVENTIONS: tuple[ClassConvention, ...] = tuple(c for f in FRAMEWORKS for c in f.classes)
-REGISTRATIONS: frozenset[str] = frozenset().union(*(f.registrations for f in FRAMEWORKS))
-REGISTRATION_METHODS: frozenset[str] = frozenset().union(*(f.registration_methods for f in FRAMEWORKS))
+REGISTRATIONS: frozenset[str] = _union("registrations")
+REGISTRATION_METHODS: frozenset[str] = _union("registration_methods")
+RULE_DECORATORS: frozenset[str] = _union("rule_decorators")
+SAVED_METHODS: frozenset[str] = _union("saved_methods")
+HOST_METHODS: frozenset[str] = _union("host_methods")
+ELEMENT_METHODS: frozenset[str] = _union("element_methods")
+HOST_FUNCTIONS: frozenset[str] = _union("host_functions")
+HOST_CALLBACKS: frozenset[str] = _union("host_callbacks")
+ARRAY_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for f in FRAMEWORKS for m in f.array_modules))
 FUNCTION_LIKE = generic.FUNCTION_LIKE
+STRUCTURAL = generic.STRUCTURAL
 RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.receivers.items()}
 CONSTRUCTORS: dict[str, int | None] = {k: v for f in FRAMEWORKS for k, v in f.constructors.items()}
 RETURNS_CLOSURE_RULES: bool = any(f.returns_closure_rules for f in FRAMEWORKS)
 FUNCTION_BASES: bool = any(f.function_bases for f in FRAMEWORKS)
 
-__all__ = ["CLASS_CONVENTIONS", "CONSTRUCTORS", "FUNCTION_BASES", "RETURNS_CLOSURE_RULES", "FRAMEWORKS", "FUNCTION_LIKE", "REGISTRATIONS", "RECEIVERS", "REGISTRATION_METHODS", "ClassConvention", "Framework"]
+__all__ = [
+    "ARRAY_MODULES", "CLASS_CONVENTIONS", "CONSTRUCTORS", "ELEMENT_METHODS", "FUNCTION_BASES", "FRAMEWORKS",
+    "FUNCTION_LIKE", "HOST_CALLBACKS", "HOST_FUNCTIONS", "HOST_METHODS", "REGISTRATIONS", "RECEIVERS",
+    "REGISTRATION_METHODS", "RETURNS_CLOSURE_RULES", "RULE_DECORATORS", "SAVED_METHODS", "STRUCTURAL",
+    "ClassConvention", "Framework",
+]

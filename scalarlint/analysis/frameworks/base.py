@@ -18,6 +18,8 @@ INDEXES = "indexes"  # a tuple of host ints (chainer's target_input_indexes)
 INT = "int"  # a host int (MyGrad's index)
 OBJECT = "object"  # ctx, self: never an array
 STAR_ARRAYS = "*arrays"  # *grad_outputs: each element a device array
+CONTAINER = "container"  # a Python list of settings or storage cells (MXNet's req, PyTensor's output_storage)
+FLAG = "flag"  # a host bool or setting (MXNet's is_train)
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,9 @@ class ClassConvention:
     rule_method_prefixes: tuple[str, ...] = ()  # thinc's Ops.backprop_*: ``backprop_f`` makes ``f`` a forward
     forward_methods: tuple[str, ...] = ()  # run on the device too; their results feed the rule
     params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # method -> roles after self
+    # Only classes that define one of ``rule_methods`` themselves (or through an ancestor of the
+    # tree) hold rules: every MindSpore ``Cell`` has a ``construct``, few have a ``bprop``.
+    needs_rule_method: bool = False
 
 
 @dataclass(frozen=True)
@@ -41,3 +46,13 @@ class Framework:
     function_bases: bool = False  # a project's own base with forward and backward methods
     receivers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ``x.ops.f()`` -> methods of these classes
     constructors: dict[str, int | None] = field(default_factory=dict)  # ``ops.alloc2f(...)``: a new array of rank 2
+    # Decorators whose function is a rule, closures included (``@tf.custom_gradient``,
+    # ``@ops.RegisterGradient("Op")``, ``@bprop_getters.register(P.Op)``): matched on the
+    # decorator's dotted name (the called function for ``@d(...)``) by its last components.
+    rule_decorators: frozenset[str] = frozenset()
+    array_modules: tuple[str, ...] = ()  # names that hold the framework's array namespace (``tf``, ``paddle``)
+    saved_methods: frozenset[str] = frozenset()  # ``ctx.saved_tensor()``: the arrays a forward saved
+    host_methods: frozenset[str] = frozenset()  # ``x.asnumpy()``, ``x.numpy()``: a whole array to the host
+    element_methods: frozenset[str] = frozenset()  # ``x.asscalar()``, ``x.item()``: one element to the host
+    host_functions: frozenset[str] = frozenset()  # ``jax.device_get(x)``, ``asnumpy(x)``: to the host
+    host_callbacks: frozenset[str] = frozenset()  # ``jax.pure_callback(f, ...)``: runs Python on host copies

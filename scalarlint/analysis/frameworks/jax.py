@@ -1,8 +1,13 @@
-"""JAX: ``f.defvjp(fwd, bwd)`` and ``@f.defjvp`` on ``jax.custom_vjp``/``custom_jvp`` functions."""
+"""JAX: ``f.defvjp(fwd, bwd)`` and ``@f.defjvp`` on ``jax.custom_vjp``/``custom_jvp`` functions.
+Arrays reach the host through ``jax.device_get`` and ``np.asarray``; ``jax.pure_callback`` and
+``io_callback`` run Python on host copies of their arguments (a sync each call)."""
 
 from scalarlint.analysis.frameworks.base import Framework
 
 FRAMEWORK = Framework(
     name="jax",
     registration_methods=frozenset({"defvjp", "defjvp", "defjvps", "defvjps"}),
+    array_modules=("jnp", "jax.numpy", "lax", "jax.lax"),
+    host_functions=frozenset({"device_get"}),
+    host_callbacks=frozenset({"pure_callback", "io_callback"}),
 )

@@ -7,13 +7,16 @@ FRAMEWORK = Framework(
     name="torch",
     classes=(
         ClassConvention(
-            bases=("torch.autograd.Function", "torch.autograd.function.Function"),
+            bases=("torch.autograd.Function", "torch.autograd.function.Function", "torch.autograd.function.InplaceFunction"),
             rule_methods=("backward", "jvp", "vjp", "setup_context"),
             forward_methods=("forward",),
             params={"backward": (STAR_ARRAYS,), "jvp": (STAR_ARRAYS,), "vjp": (STAR_ARRAYS,)},
         ),
     ),
     registrations=frozenset({"register_autograd"}),
+    array_modules=("torch",),
+    host_methods=frozenset({"numpy", "cpu", "tolist"}),
+    element_methods=frozenset({"item"}),
 )
 
 

@@ -1,0 +1,12 @@
+"""TensorFlow: ``@tf.custom_gradient`` functions return ``(y, grad)`` and both are rules;
+``@tf.RegisterGradient("Op")`` (``ops.RegisterGradient``) registers ``grad(op, *grads)``.
+Tensors reach the host through ``.numpy()``."""
+
+from scalarlint.analysis.frameworks.base import Framework
+
+FRAMEWORK = Framework(
+    name="tensorflow",
+    rule_decorators=frozenset({"custom_gradient", "RegisterGradient", "recompute_grad"}),
+    array_modules=("tf", "tensorflow", "tensorflow.experimental.numpy"),
+    host_methods=frozenset({"numpy"}),
+)
