@@ -118,15 +118,35 @@ def stamp(label_file: LabelFile, checkout: Path) -> None:
     label_file.source.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
-def findings_for(folder: Path, config: Config) -> tuple[set[tuple[str, int, str]], float]:
+Spans = dict[tuple[str, int, str], int]  # (file, first row, code) -> last row of the finding
+
+
+def findings_for(folder: Path, config: Config) -> tuple[set[tuple[str, int, str]], float, Spans]:
     start = time.perf_counter()
     result = check_paths([folder], config)
     elapsed = time.perf_counter() - start
     found = set()
+    spans: Spans = {}
     for d in result.diagnostics:
         rel = Path(d.filename).resolve().relative_to(folder.resolve()).as_posix()
         found.add((rel, d.location.row, d.code))
-    return found, elapsed
+        spans[(rel, d.location.row, d.code)] = d.end_location.row
+    return found, elapsed, spans
+
+
+def align_to_labels(found: set[tuple[str, int, str]], spans: Spans, label_file: LabelFile) -> set[tuple[str, int, str]]:
+    """A finding on an expression that spans lines (``f(\n...\n)[0]``) is reported at its first
+    line; a labeller may have put the label on its last (where the ``[0]`` is). Such a finding
+    counts on its last line when only that line carries a true label of its check."""
+    true_at = {(label.path, label.line, KIND_CODE[label.kind]) for label in label_file.labels if label.kind in KIND_CODE}
+    aligned = set()
+    for file, row, code in found:
+        end = spans.get((file, row, code), row)
+        if (file, row, code) not in true_at and end != row and (file, end, code) in true_at:
+            aligned.add((file, end, code))
+        else:
+            aligned.add((file, row, code))
+    return aligned
 
 
 @dataclass
@@ -264,7 +284,7 @@ def corpus_score(corpus: Path) -> Score:
     s = Score()
     if not corpus.is_dir():
         return s
-    found, _ = findings_for(corpus, Config(root=str(corpus)))
+    found, _, _ = findings_for(corpus, Config(root=str(corpus)))
     by_line: dict[tuple[str, int], set[str]] = defaultdict(set)
     for file, line, code in found:
         by_line[(file, line)].add(code)
@@ -401,7 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.stamp:
             stamp(label_file, checkout)
             label_file = parse_labels(path)
-        found, elapsed = findings_for(checkout, Config(root=str(checkout)))
+        found, elapsed, spans = findings_for(checkout, Config(root=str(checkout)))
+        found = align_to_labels(found, spans, label_file)
         s, stale = score(label_file, found, checkout)
         problems += [f"{label_file.project}: {p}" for p in stale]
         per_project[label_file.project] = s

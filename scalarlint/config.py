@@ -74,6 +74,11 @@ DEFAULT_SCALAR_PARAMS = (
     "argnums",
     "out_shape",
     "in_shape",
+    "i",
+    "j",
+    "b",
+    "idx",
+    "index",
 )
 DEFAULT_CONTAINER_PARAMS = (
     "inputs",

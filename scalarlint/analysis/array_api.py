@@ -49,7 +49,7 @@ ARRAY_METHODS_RANK_KEEP = frozenset(
     {"copy", "astype", "conj", "clip", "abs", "sign", "exp", "log", "sqrt", "contiguous", "clone", "detach", "to",
      "cuda", "cpu", "float", "double", "half", "type_as", "cumsum", "cumprod", "__neg__", "neg", "fill_",
      "zero_", "mul", "add", "sub", "div", "pow", "real", "imag", "conjugate", "round", "floor", "ceil", "get",
-     "numpy", "view_as", "expand_as", "masked_fill", "where", "clamp", "relu", "sigmoid", "tanh"}
+     "view_as", "expand_as", "masked_fill", "where", "clamp", "relu", "sigmoid", "tanh"}
 )
 ARRAY_METHODS_UNKNOWN_RANK = frozenset(
     {"transpose", "swapaxes", "squeeze", "unsqueeze", "view", "permute", "expand", "broadcast_to", "repeat",
@@ -62,6 +62,7 @@ NOT_ELEMENTWISE = frozenset({"stack", "concatenate", "concat", "dot", "matmul", 
                              "broadcast_to", "tile", "repeat", "diagonal", "unravel_index", "indices", "split"})
 SEQUENCE_RESULT = frozenset({"split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_arrays", "unstack",
                              "meshgrid", "unravel_index", "chunk", "tensor_split", "unbind"})
+HOST_COPIES = frozenset({"asnumpy", "numpy", "get"})  # a whole array copied to the host: host data after
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
 
 
@@ -189,8 +190,10 @@ def shape_rank(inf: "Inference", node: cst.BaseExpression) -> int | None:
 def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
     """Kind of ``x.<attr>(*args)`` for a device array ``x``."""
     rank = receiver.rank if receiver.tag is Tag.ARRAY else 0
-    if attr in ("item",):
+    if attr in ("item", "asscalar"):
         return K.HOST_SCALAR
+    if attr in HOST_COPIES and not args:
+        return K.array(rank, receiver.boolean, Doubt.HOST_COPY)
     if attr == "tolist":
         return K.CONTAINER
     if attr in ("size", "numel", "dim", "ndimension", "nelement") and not (attr == "size" and args):
@@ -213,6 +216,8 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
         return K.array(1)
     if attr in ARRAY_METHODS_RANK_KEEP:
         return K.array(rank, key=receiver.key) if receiver.tag is Tag.ARRAY else receiver
+    if attr in ("unsqueeze", "expand_dims") and receiver.tag is Tag.DEVICE_SCALAR:
+        return K.array(1, receiver.boolean)  # x.sum().unsqueeze(0): a vector of one element
     if attr in ARRAY_METHODS_UNKNOWN_RANK:
         return K.array()
     if attr.startswith("__") or attr in COMPARISONS:

@@ -66,6 +66,10 @@ def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: 
             if call_name(value.func) == ["divmod"]:
                 return inf.kind(value)
         container = inf.kind(value)
+        if container.tag is Tag.ARRAY_SEQ and len(path) - depth == 1 and is_saved_access(value):
+            saved = inf.calls.saved_kind(value, position)  # padding, = ctx.saved_tensors
+            if saved is not None:
+                return saved
         if container.tag is Tag.SHAPE and arity >= 2:
             # B, C, H, W = x.shape: sizes of the axes of a multi-dimensional array; an
             # index below one of them picks a slab, not an element.
@@ -74,6 +78,13 @@ def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: 
             return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)  # x0, y0, x1, y1 = rois[i]: a row's elements
         return element_of(container)
     return inf.kind(value)
+
+def is_saved_access(value: cst.BaseExpression) -> bool:
+    """``ctx.saved_tensors`` or ``ctx.saved_tensor()``: what a forward saved for its backward."""
+    if isinstance(value, cst.Call):
+        value = value.func
+    return isinstance(value, cst.Attribute) and value.attr.value.startswith("saved_")
+
 
 def loop_element(inf: "Inference", iterable: cst.BaseExpression, path: list[int]) -> Kind:
     if isinstance(iterable, cst.Call):

@@ -27,6 +27,7 @@ class FunctionEntry:
     class_name: str | None = None
     calls: list[tuple[str, ...]] = field(default_factory=list)
     param_roles: tuple[str, ...] = ()  # what the positional parameters hold (frameworks.base roles)
+    instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # w = Solver(...): "w" -> ("Solver",)
 
 
 @dataclass
@@ -36,6 +37,7 @@ class ClassEntry:
 
     bases: list[str] = field(default_factory=list)
     methods: list[str] = field(default_factory=list)
+    instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # self.solver = Solver(...)
 
 
 @dataclass
@@ -121,6 +123,14 @@ class _Indexer(ast.NodeVisitor):
         """Module-level aliases (``_Base = function_node.FunctionNode``, ``grad = _grad_impl``):
         followed like imports when resolving base classes and calls."""
         self.generic_visit(node)
+        if self.func_stack and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+            self._note_instance(node.targets[0], node.value)
+        if self.func_stack:  # loss = rnnt.loss_gpu if cuda else rnnt.loss_cpu; loss(...)
+            choices = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
+            for choice in choices:
+                target = call_target(choice) if isinstance(choice, (ast.Name, ast.Attribute)) else None
+                if target:
+                    self.func_stack[-1].calls.append(target)
         if self.func_stack or self.class_stack or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         dotted = dotted_name(node.value)
@@ -134,6 +144,18 @@ class _Indexer(ast.NodeVisitor):
             self.index.top_level[alias] = self.index.top_level[head]
         elif not rest and head in self.index.classes:
             self.index.imports[alias] = f"{self.index.module}.{head}" if self.index.module else head
+
+    def _note_instance(self, target: ast.expr, value: ast.Call) -> None:
+        """``w = Solver(...)`` in a function, ``self.solver = Solver(...)`` in a method: calls of
+        ``w.run()`` and ``self.solver.run()`` then reach ``Solver.run`` (resolved later, like
+        any call, through the module's imports)."""
+        constructor = call_target(value.func)
+        if not constructor or not constructor[-1][:1].isupper():
+            return
+        if isinstance(target, ast.Name):
+            self.func_stack[-1].instances[target.id] = constructor
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" and self.class_stack:
+            self.index.classes[self.class_stack[-1]].instances[target.attr] = constructor
 
     # -- definitions -----------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:

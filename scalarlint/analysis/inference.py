@@ -21,7 +21,7 @@ from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, NAMESPACE_FACTORIES, array_function, array_method
-from scalarlint.analysis.bindings import ELEMENT, binding_kind, unpack
+from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access, unpack
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
@@ -38,6 +38,9 @@ __all__ = ["Inference", "call_name", "is_range_name", "keyword", "positional"]
 
 ARRAY_ATTRS = frozenset({"T", "mT", "H", "real", "imag", "data", "grad", "array"})
 HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
+# Methods only device arrays have (MXNet/MindSpore ``asnumpy``/``asscalar``, torch/TF/Paddle
+# ``numpy``): whatever the receiver's origin, it was a device array and the result is host data.
+DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
 
@@ -163,6 +166,8 @@ class Inference:
         (``float(x[0])`` only works on one element) and the scalar uses ``scalar_use`` finds.
         """
         base = self.kind(node.value)
+        if base.tag is Tag.UNKNOWN and self._indexed_like_an_array(node):
+            return True
         if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
             return False  # host bookkeeping (offset tables built with NumPy) is no device data
         indices = self.index_kinds(node)
@@ -171,6 +176,22 @@ class Inference:
         if self._is_element(base, indices) or converted:
             return True
         return base.rank is None and base.doubt == Doubt.NONE and self.used_as_scalar(node)
+
+    def _indexed_like_an_array(self, node: cst.Subscript) -> bool:
+        """``state.errors[idx - 1, -1]`` of a value the inference cannot follow: an index of two
+        or more host ints is a NumPy-style element access (lists and tuples reject it, and the
+        rules of a checked function hold arrays unless proven otherwise), when one index walks
+        the data (a row index of two small counts picks a slab). Pandas' ``.iloc``,
+        ``.loc``, ``.at`` and ``.iat`` are not arrays."""
+        if len(node.slice) < 2 or self.enclosing_function(node) not in self.checked_functions:
+            return False
+        value = node.value
+        if isinstance(value, cst.Attribute) and value.attr.value in ("iloc", "loc", "at", "iat", "shape", "strides"):
+            return False
+        if isinstance(value, cst.Name) and value.value in ("self", "cls", "ctx"):
+            return False
+        indices = self.index_kinds(node)
+        return bool(indices) and all(k.is_host_int for k in indices) and any(k.origin >= Origin.DATA for k in indices)
 
     def _is_element(self, base: Kind, indices: list[Kind]) -> bool:
         """Rank known: every axis indexed. Unknown: two or more ints, an int parameter
@@ -350,6 +371,11 @@ class Inference:
             leading = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _is_zero(node.slice[0].slice.value)
             return K.host_int(base.origin if base.origin else Origin.STRUCTURAL, base.key if leading else None)
         if base.tag is Tag.ARRAY_SEQ:
+            if is_saved_access(node.value) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+                index = node.slice[0].slice.value
+                saved = self.calls.saved_kind(node.value, int(index.value)) if isinstance(index, cst.Integer) else None
+                if saved is not None:
+                    return saved
             indices = self.index_kinds(node)
             return K.array(doubt=base.doubt, key=base.key) if indices else base
         if base.tag is not Tag.ARRAY:
@@ -389,8 +415,14 @@ class Inference:
             referents = self._referents(func, self.scopes.get(func))
             if referents and len(referents) == 1 and isinstance(referents[0], Assignment):
                 node = referents[0].node
-                return node if isinstance(node, cst.FunctionDef) else None
+                if isinstance(node, cst.FunctionDef):
+                    return node
+                return self._method_of_instance(node, "__call__")  # idx = Index(...); idx(t, u)
             return None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value not in ("self", "cls"):
+            referents = self._referents(func.value, self.scopes.get(func.value))
+            if referents and len(referents) == 1 and isinstance(referents[0], Assignment):
+                return self._method_of_instance(referents[0].node, func.attr.value)  # w = Solver(...); w.run(x)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
             owner = self.facts.enclosing_class(call)
             if owner is None:
@@ -398,6 +430,24 @@ class Inference:
             for stmt in owner.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
                     return stmt
+        return None
+
+    def _method_of_instance(self, target: cst.CSTNode, method: str) -> cst.FunctionDef | None:
+        """``method`` of the class of this module that ``target = Class(...)`` instantiates."""
+        if not isinstance(target, cst.Name):
+            return None
+        value = _assigned_value_of(target, self.parents)
+        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
+            return None
+        referents = self._referents(value.func, self.scopes.get(value.func))
+        if not referents or len(referents) != 1 or not isinstance(referents[0], Assignment):
+            return None
+        owner = referents[0].node
+        if not isinstance(owner, cst.ClassDef):
+            return None
+        for stmt in owner.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == method:
+                return stmt
         return None
 
     def _call(self, node: cst.Call) -> Kind:
@@ -419,6 +469,8 @@ class Inference:
             receiver = self.kind(node.func.value)
             if receiver.is_device:
                 return array_method(self, attr, receiver, node, args)
+            if receiver.tag is Tag.UNKNOWN and not args and attr in DEVICE_ONLY_METHODS:
+                return K.HOST_SCALAR if attr == "asscalar" else K.array(doubt=Doubt.HOST_COPY)
         local = self.local_function(node)
         if local is not None:
             return self.calls.return_kind(local, [], 1)
@@ -432,6 +484,13 @@ def _assigned_value(ref: BaseAssignment, parents: Mapping[cst.CSTNode, cst.CSTNo
     node = getattr(ref, "node", None)
     target = parents.get(node) if node is not None else None
     assign = parents.get(target) if isinstance(target, cst.AssignTarget) else None
+    return assign.value if isinstance(assign, cst.Assign) else None
+
+
+def _assigned_value_of(target: cst.Name, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> cst.BaseExpression | None:
+    """``v`` of ``target = v``."""
+    holder = parents.get(target)
+    assign = parents.get(holder) if isinstance(holder, cst.AssignTarget) else None
     return assign.value if isinstance(assign, cst.Assign) else None
 
 

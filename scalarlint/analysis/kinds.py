@@ -43,6 +43,7 @@ class Doubt(enum.IntEnum):
     NONE = 0
     PARAMETER = 1  # an unannotated parameter of a rule: usually an array, sometimes a tuple
     PYTHON_DATA = 2  # built from Python data (np.array(shape_list)): likely host bookkeeping
+    HOST_COPY = 3  # copied to the host on purpose (``x.asnumpy()``, ``x.numpy()``, ``x.get()``)
 
 
 @dataclass(frozen=True)

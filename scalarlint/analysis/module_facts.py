@@ -34,6 +34,7 @@ class ModuleFacts:
         self.self_assignments: dict[tuple[cst.ClassDef, str], list[cst.BaseExpression]] = defaultdict(list)
         self._namespace_users: dict[cst.CSTNode, bool] = {}
         self.forward_of: dict[str, str] = {}  # bwd name -> fwd name, from ``f.defvjp(fwd, bwd)``
+        self.saved: dict[cst.ClassDef, list[cst.Call]] = defaultdict(list)  # ctx.save_for_backward(...) per class
         for node in preorder(module):
             kind = type(node)  # exact types: isinstance against libcst's abstract classes is slow
             if kind is cst.Call:
@@ -42,6 +43,10 @@ class ModuleFacts:
                     fwd, bwd = (a.value for a in node.args)
                     if isinstance(fwd, cst.Name) and isinstance(bwd, cst.Name):
                         self.forward_of[bwd.value] = fwd.value
+                if isinstance(func, cst.Attribute) and func.attr.value == "save_for_backward":
+                    owner = self.enclosing_class(node)
+                    if owner is not None:
+                        self.saved[owner].append(node)
                 if isinstance(func, cst.Name):
                     self.calls_by_name[func.value].append(node)
                 elif is_self_attribute(func):
@@ -144,6 +149,35 @@ class CallFacts:
             kinds.append(self.inf.kind(arg))
         joined = K.combine(kinds) if kinds else K.UNKNOWN
         return joined if joined.tag is not Tag.UNKNOWN else None
+
+    def saved_kind(self, access: cst.BaseExpression, position: int) -> Kind | None:
+        """What the forward saved at ``position`` of ``ctx.saved_tensors`` (torch, OneFlow,
+        Paddle's ``saved_tensor()``, tinygrad): the kind of the argument of every
+        ``save_for_backward(...)`` of the class, joined; None when no call tells (starred
+        arguments, no call). A forward that saves ``x.shape`` or a padding tuple hands the
+        backward host data, not an array."""
+        owner = self.facts.enclosing_class(access)
+        calls = self.facts.saved.get(owner, []) if owner is not None else []
+        kinds: list[Kind] = []
+        for call in calls:
+            if any(a.star or a.keyword is not None for a in call.args) or position >= len(call.args):
+                return None
+            saved = call.args[position].value
+            if self._is_setting(saved):
+                return K.UNKNOWN  # save_for_backward(padding) of ``forward(ctx, x, padding=None)``
+            kinds.append(self.inf.kind(saved))
+        joined = K.combine(kinds) if kinds else K.UNKNOWN
+        return joined if joined.tag not in (Tag.UNKNOWN, Tag.ARRAY, Tag.DEVICE_SCALAR) else None
+
+    def _is_setting(self, value: cst.BaseExpression) -> bool:
+        """A parameter with a default: a setting of the forward, not one of its arrays."""
+        if not isinstance(value, cst.Name):
+            return False
+        scope = self.inf.scopes.get(value)
+        if scope is None or value.value not in scope:
+            return False
+        targets = [getattr(a, "node", None) for a in scope[value.value]]
+        return bool(targets) and all(isinstance(t, cst.Param) and t.default is not None for t in targets)
 
     def return_kind(self, func: cst.FunctionDef, path: list[int], arity: int) -> Kind:
         """Kind of what ``func`` returns (the element at ``path`` of a returned tuple). A function

@@ -36,6 +36,8 @@ ROLE_KINDS = {
     roles.INDEXES: K.SHAPE,
     roles.INT: K.host_int(Origin.STRUCTURAL),
     roles.OBJECT: K.OBJECT,
+    roles.CONTAINER: K.CONTAINER,
+    roles.FLAG: K.HOST_SCALAR,
 }
 
 

@@ -107,6 +107,9 @@ class Project:
         if head in ("self", "cls") and entry.class_name and len(target) == 2:
             key = f"{entry.class_name}.{target[1]}"
             return (index, key) if key in index.functions else None
+        instance = self._instance_class(index, caller, target)
+        if instance is not None:  # w = Solver(...); w.run() / self.solver.run()
+            return self.resolve_call(index, caller, (*instance, target[-1]))
         local = ".".join(target)
         if local in index.functions:  # Class.staticmethod(...)
             return index, local
@@ -117,6 +120,23 @@ class Project:
                     return found
         if head in index.imports:
             return self.resolve_dotted(".".join([index.imports[head], *target[1:]]))
+        return None
+
+    def _instance_class(self, index: ModuleIndex, caller: str, target: tuple[str, ...]) -> tuple[str, ...] | None:
+        """The constructor a receiver was built with: ``w`` of ``w.run()`` from the caller or a
+        function around it, ``self.solver`` of ``self.solver.run()`` from the caller's class."""
+        if len(target) == 2:
+            scope: str | None = caller
+            while scope:
+                entry = index.functions.get(scope)
+                if entry is not None and target[0] in entry.instances:
+                    return entry.instances[target[0]]
+                scope = entry.parent if entry is not None else None
+            return None
+        if len(target) == 3 and target[0] == "self":
+            owner = index.functions[caller].class_name
+            klass = index.classes.get(owner) if owner else None
+            return klass.instances.get(target[1]) if klass is not None else None
         return None
 
     def targets(self, scope_all: bool = False) -> dict[str, dict[str, Target]]:

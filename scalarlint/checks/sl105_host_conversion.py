@@ -7,6 +7,7 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
+from scalarlint.analysis.inference import DEVICE_ONLY_METHODS
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.analysis.tree import walk
@@ -89,7 +90,11 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if isinstance(node.func, cst.Attribute):
         attr = node.func.attr.value
         receiver = node.func.value
-        if attr in ELEMENT_METHODS and not args and ctx.inference.kind(receiver).is_device:
+        receiver_kind = ctx.inference.kind(receiver)
+        if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN:
+            yield Finding(INFO.code, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
+            return
+        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device:
             ctx.claim(receiver)
             yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return
@@ -119,7 +124,7 @@ def _tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> 
     """``if length <= 0:`` where ``length`` is one element: Python waits for it (a sync).
     A test that reads the element itself (``if x[i] > 0:``) is SL101's finding."""
     test = node.test
-    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx):
+    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx):
         return
     if any(isinstance(n, cst.Subscript) and ctx.inference.selects_element(n) for n in walk(test)):
         return
@@ -131,6 +136,41 @@ def _tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> 
         + (" per element" if ctx.in_data_loop(node) else ""),
         ctx.severity_for(node),
     )
+
+
+def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``if a > b:`` or ``if torch.isinf(a):`` on device arrays (``and``/``or``/``not`` included):
+    Python asks the array for one bool, which works only for one element and waits for it. A
+    bare name is left alone (``if grads:`` may test a list)."""
+    if isinstance(test, cst.BooleanOperation):
+        return _tests_an_array(test.left, ctx) or _tests_an_array(test.right, ctx)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _tests_an_array(test.expression, ctx)
+    if not isinstance(test, (cst.Comparison, cst.Call)):
+        return False
+    if isinstance(test, cst.Comparison) and any(
+        isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+        or (isinstance(o, cst.Name) and o.value in ("Ellipsis", "None"))
+        for o in (test.left, *(c.comparator for c in test.comparisons))
+    ):
+        return False  # subscript[0] == Ellipsis, kind == "f": Python data
+    kind = ctx.inference.kind(test)
+    if kind.tag is not Tag.ARRAY or not kind.boolean or kind.doubt:
+        return False
+    operands = [test.left, *(c.comparator for c in test.comparisons)] if isinstance(test, cst.Comparison) else positional(test)[:1]
+    return any(_is_array_parameter(o, ctx) for o in operands)
+
+
+def _is_array_parameter(node: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """A parameter of the function that holds a device array: ``log_sum_exp(a, b)`` called
+    with two elements, a solve helper's 0-d ``A``. Values unpacked from residual tuples may be
+    reduction results (SL107's one sync), so they are left alone."""
+    if not isinstance(node, cst.Name) or not ctx.inference.kind(node).is_array:
+        return False
+    scope = ctx.inference.scopes.get(node)
+    if scope is None or node.value not in scope:
+        return False
+    return all(isinstance(getattr(a, "node", None), cst.Param) for a in scope[node.value])
 
 
 def _is_element_operand(test: cst.BaseExpression, ctx: CheckContext) -> bool:
