@@ -15,6 +15,7 @@ from scalarlint.analysis.inference import call_name, positional
 from scalarlint.diagnostics import Edit
 
 from . import _common as C
+from .array_evidence import known_array
 from .loop_ranges import RangeInfo, range_info
 from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
 
@@ -121,9 +122,9 @@ def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cs
         func = "nonzero"
     else:
         return None
-    kind = inference.kind(mask)
-    if not kind.is_array:
+    if not known_array(analyzer, mask):
         return None
+    kind = inference.kind(mask)
     if tuple_form and kind.rank is not None and kind.rank != 1:
         return None  # nonzero(m)[0] of a matrix is a row index
     held = _parens(_strip(mask))
