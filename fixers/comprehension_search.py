@@ -18,6 +18,7 @@ from . import _common as C
 from .array_evidence import known_array
 from .loop_ranges import RangeInfo, range_info
 from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
+from .search_sentinel import device_sentinel, keep_sentinel
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -67,9 +68,9 @@ def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] 
         last = name == ["max"]
     found = found_index(xp, mask, last, rng.stop)
     if len(call.args) == 2:
-        if name != ["next"] or C.integer_value(call.args[1].value) is None:
-            return None
-        found = C.xp_call(xp, "where", C.xp_call(xp, "any", _strip(mask)), found, call.args[1].value)
+        if name != ["next"] or not device_sentinel(call.args[1].value):
+            return None  # (``None`` cannot be a device index)
+        found = keep_sentinel(xp, mask, found, call.args[1].value, last)
     elif len(call.args) != 1:
         return None
     if not _bound_name_ok(analyzer, call):
