@@ -12,13 +12,17 @@ What it rewrites
     ``xp.abs``):
 
     - ``for j in range(n): if pred(j): i = j`` (last; with ``break``: first), also over
-      ``reversed(range(n))`` and ``range(n - 1, -1, -1)`` (the other way round); a literal
-      ``i = -1`` just before the loop is folded into the new assignment::
+      ``reversed(range(n))`` and ``range(n - 1, -1, -1)`` (the other way round). The value
+      the loop leaves when nothing matches is kept (``search_sentinel``): ``i = -1`` just
+      before the loop is folded into the new assignment::
 
-          i = -1                                    i = len(x) - 1 - xp.argmax(
-          for j in range(len(x)):           ->          xp.flip(xp.abs(x) == y))
+          i = -1                              i = xp.where(xp.any(xp.abs(x) == y),
+          for j in range(len(x)):       ->        len(x) - 1 - xp.argmax(xp.flip(xp.abs(x) == y)), -1)
               if abs(x[j]) == y:
                   i = j
+
+      The loop's comments go with it (``# one sync per element`` would be false above the
+      new line); the initial value's stay.
 
     - running extrema ``best = 0; for k in range(1, n): if f(x[k]) > f(x[best]): best = k``:
       ``>`` keeps the first maximum (``xp.argmax(f(x))``), ``>=`` the last, ``<``/``<=`` the
@@ -45,12 +49,13 @@ When it is offered
     see ``_common.array_namespace_alias``). ``while`` searches are not rewritten.
 
 Applicability
-    Unsafe, always. When nothing matches, the loop leaves its initial value (``-1``, ``None``),
-    ``next`` raises ``StopIteration`` and ``flatnonzero(...)[0]`` raises ``IndexError``, while
-    ``argmax`` of an all-false mask is ``0`` (so the last-match form gives ``n - 1``). NaNs
-    compare differently in a Python loop than in ``argmax``. And the index becomes a 0-d array
-    rather than a Python int. Where a match is guaranteed (the predicate is ``== max``) the
-    results agree; that guarantee is the reviewer's to confirm.
+    Unsafe, always. A loop's not-found value is kept by ``xp.where(xp.any(mask), ...)``; a
+    loop leaving ``None`` or nothing is not rewritten. But ``next`` without a default raises
+    ``StopIteration``, ``max`` of an empty generator ``ValueError`` and ``flatnonzero(...)[0]``
+    ``IndexError`` when nothing matches, where ``argmax`` of an all-false mask gives ``0`` (the
+    last-match form ``n - 1``); an empty array makes ``argmax`` raise where the loop returns its
+    initial value; NaNs compare differently in a running extremum than in ``argmax``; and the
+    index becomes a 0-d array rather than a Python int.
 
 This module rewrites the ``for`` loops; ``comprehension_search`` the generators and
 comprehensions, both from the building blocks in ``search_parts``.
