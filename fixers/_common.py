@@ -23,6 +23,7 @@ from scalarlint.analysis.tree import walk  # noqa: F401  (the fixers call it as 
 from scalarlint.diagnostics import Edit, Location
 
 from .statements import (  # noqa: F401  (the fixers call them as C.<name>)
+    attached_comment_rows,
     block_siblings,
     indentation,
     line_text,

@@ -38,6 +38,7 @@ from scalarlint.analysis.inference import call_name, positional
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -68,6 +69,8 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     xp = C.array_namespace_alias(analyzer, call)
     if xp is None:
         return []
+    if not known_array(analyzer, array):
+        return []  # builtin sum of a list of objects works; xp.sum of it does not
     rank = analyzer.context.inference.kind(array).rank
     if builtin != "sum" and rank is not None and rank >= 2:
         return []

@@ -15,8 +15,10 @@ from scalarlint.analysis.inference import call_name, positional
 from scalarlint.diagnostics import Edit
 
 from . import _common as C
+from .array_evidence import known_array
 from .loop_ranges import RangeInfo, range_info
 from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
+from .search_sentinel import device_sentinel, keep_sentinel
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -66,9 +68,9 @@ def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] 
         last = name == ["max"]
     found = found_index(xp, mask, last, rng.stop)
     if len(call.args) == 2:
-        if name != ["next"] or C.integer_value(call.args[1].value) is None:
-            return None
-        found = C.xp_call(xp, "where", C.xp_call(xp, "any", _strip(mask)), found, call.args[1].value)
+        if name != ["next"] or not device_sentinel(call.args[1].value):
+            return None  # (``None`` cannot be a device index)
+        found = keep_sentinel(xp, mask, found, call.args[1].value, last)
     elif len(call.args) != 1:
         return None
     if not _bound_name_ok(analyzer, call):
@@ -121,9 +123,9 @@ def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cs
         func = "nonzero"
     else:
         return None
-    kind = inference.kind(mask)
-    if not kind.is_array:
+    if not known_array(analyzer, mask):
         return None
+    kind = inference.kind(mask)
     if tuple_form and kind.rank is not None and kind.rank != 1:
         return None  # nonzero(m)[0] of a matrix is a row index
     held = _parens(_strip(mask))

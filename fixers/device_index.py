@@ -33,6 +33,7 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -87,7 +88,9 @@ def _index_or_returned(analyzer: FileAnalyzer, name: cst.CSTNode) -> bool:
     parent = analyzer.parents.get(name)
     if isinstance(parent, cst.Index):
         element = analyzer.parents.get(parent)
-        return isinstance(element, cst.SubscriptElement)
+        subscript = analyzer.parents.get(element) if element is not None else None
+        # a 0-d array indexes an array, but is no key of a dict (unhashable)
+        return isinstance(element, cst.SubscriptElement) and isinstance(subscript, cst.Subscript) and known_array(analyzer, subscript.value)
     while isinstance(parent, (cst.Element, cst.Tuple)):
         parent = analyzer.parents.get(parent)
     return isinstance(parent, cst.Return)

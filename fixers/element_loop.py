@@ -60,10 +60,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Origin, Tag
+from scalarlint.analysis.kinds import Origin
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 from .loop_names import index_unused_after, only_used_in
 from .loop_plan import LoopPlan, _boolean, _is_target, _paren, _simple
 from .loop_ranges import RangeInfo, range_info
@@ -114,7 +115,7 @@ def _header(analyzer: FileAnalyzer, loop: cst.For) -> tuple[RangeInfo, str, dict
     array = iterable.args[0].value
     if iterable.args[0].keyword or iterable.args[0].star or not isinstance(array, (cst.Name, cst.Attribute)):
         return None
-    if analyzer.context.inference.kind(array).tag is not Tag.ARRAY:
+    if not known_array(analyzer, array):
         return None
     index, element = (e.value.value for e in target.elements)  # type: ignore[attr-defined]
     length = cst.Call(func=cst.Name("len"), args=[cst.Arg(array)])

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Tag
 
 from . import _common as C
+from .array_evidence import known_array
 from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class LoopPlan:
     def flat_array(self, base: cst.BaseExpression) -> cst.BaseExpression | None:
         """``x`` for ``x.flat`` (the array read in C order), else None."""
         if isinstance(base, cst.Attribute) and base.attr.value == "flat":
-            if self.analyzer.context.inference.kind(base.value).tag is Tag.ARRAY:
+            if known_array(self.analyzer, base.value):
                 return base.value
         return None
 
@@ -85,7 +85,7 @@ class LoopPlan:
             return None
         if not offset or self.rng.start + offset < 0:  # type: ignore[operator]
             return None
-        if self.analyzer.context.inference.kind(node.value).tag is not Tag.ARRAY:  # type: ignore[attr-defined]
+        if not known_array(self.analyzer, node.value):  # type: ignore[attr-defined]
             return None
         if C.names_in(node.value) & (self.assigned | {self.index}):  # type: ignore[attr-defined]
             return None
@@ -98,7 +98,7 @@ class LoopPlan:
             and (len(values) == 1 or self.diagonal and len(values) > 1 and self.rng.start == 0)
             and all(isinstance(v, cst.Name) and v.value == self.index for v in values)
             and (
-                self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+                known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
                 or len(values) == 1 and self.flat_array(node.value) is not None  # type: ignore[attr-defined]
             )
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
@@ -129,7 +129,7 @@ class LoopPlan:
             return False
         return (
             ok
-            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
@@ -147,7 +147,7 @@ class LoopPlan:
         return (
             isinstance(rows, cst.Slice) and rows.lower is None and rows.upper is None and rows.step is None
             and isinstance(position, cst.Index) and isinstance(position.value, cst.Name) and position.value.value == self.index
-            and self.analyzer.context.inference.kind(column.value).tag is Tag.ARRAY
+            and known_array(self.analyzer, column.value)
             and not (C.names_in(column.value) & (self.assigned | {self.index}))
         )
 
@@ -159,7 +159,7 @@ class LoopPlan:
             self.diagonal and self.rng.start == 0 and values is not None and len(values) == 2
             and isinstance(values[0], cst.Name) and values[0].value in self.temps
             and isinstance(values[1], cst.Name) and values[1].value == self.index
-            and self.analyzer.context.inference.kind(node.value).tag is Tag.ARRAY  # type: ignore[attr-defined]
+            and known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
             and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 

@@ -37,6 +37,7 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -86,7 +87,7 @@ def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpressi
     else:
         return []
     name = target.value.value
-    if value is None or not same_rank(analyzer, target.value, mask):
+    if value is None or not known_array(analyzer, target.value) or not same_rank(analyzer, target.value, mask):
         return []
     rebind = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=_where(xp, mask, value, cst.Name(name)))
     # the statement's own leading lines (comments above it) stay where they are
@@ -146,6 +147,8 @@ def _unmasked(analyzer: FileAnalyzer, value: cst.BaseExpression, mask: cst.BaseE
             inner = node.slice[0].slice if len(node.slice) == 1 else None
             if not (isinstance(inner, cst.Index) and code(inner.value) == mask_code and isinstance(node.value, cst.Name)):
                 return None
+            if not known_array(analyzer, node.value):
+                return None
         elif isinstance(node, cst.Call) and not (C.is_elementwise_call(analyzer, node) or C.is_full_reduction(analyzer, node)):
             return None
         elif isinstance(node, (cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield, cst.BooleanOperation, cst.IfExp)):
@@ -170,7 +173,9 @@ def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpre
     call = analyzer.parents.get(arg) if isinstance(arg, cst.Arg) else None
     if not (isinstance(call, cst.Call) and isinstance(arg, cst.Arg) and len(call.args) == 1 and arg.keyword is None and not arg.star):
         return []
-    if C.module_function(analyzer, call) not in ("sum", "nansum") or not same_rank(analyzer, read.value, mask):
+    if C.module_function(analyzer, call) not in ("sum", "nansum") or not known_array(analyzer, read.value):
+        return []
+    if not same_rank(analyzer, read.value, mask):
         return []
     replacement = _where(xp, mask, read.value, cst.Integer("0"))
     return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (C.replace_expression(analyzer, read, replacement),))]

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 from .loop_names import index_unused_after, loops_around
 from .loop_plan import _simple
 from .loop_ranges import range_info
@@ -106,7 +106,7 @@ def _stacked(analyzer: FileAnalyzer, vector: cst.BaseExpression, index: str, sto
     the rows of one matrix: ``P[:, i]`` -> ``P[:, :k]`` / ``P[:, :k].T``, ``P[i, :]`` -> ``P[:k, :].T`` / ``P[:k, :]``."""
     if not (isinstance(vector, cst.Subscript) and isinstance(vector.value, (cst.Name, cst.Attribute))):
         return None
-    if index in C.names_in(vector.value) or analyzer.context.inference.kind(vector.value).tag is not Tag.ARRAY:
+    if index in C.names_in(vector.value) or not known_array(analyzer, vector.value):
         return None
     parts = [e.slice for e in vector.slice]
     is_index = [isinstance(p, cst.Index) and isinstance(p.value, cst.Name) and p.value.value == index for p in parts]
@@ -129,6 +129,6 @@ def _scale(analyzer: FileAnalyzer, scale: cst.BaseExpression, index: str, stop: 
         return scale
     values = C.index_values(scale) if isinstance(scale, cst.Subscript) else None
     if values and len(values) == 1 and isinstance(values[0], cst.Name) and values[0].value == index:
-        if index not in C.names_in(scale.value) and analyzer.context.inference.kind(scale.value).tag is Tag.ARRAY:  # type: ignore[attr-defined]
+        if index not in C.names_in(scale.value) and known_array(analyzer, scale.value):  # type: ignore[attr-defined]
             return cst.Subscript(value=scale.value, slice=[cst.SubscriptElement(cst.Slice(lower=None, upper=stop))])  # type: ignore[attr-defined]
     return None

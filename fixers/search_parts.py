@@ -14,9 +14,9 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from scalarlint.analysis.inference import call_name, positional
-from scalarlint.analysis.kinds import Tag
 
 from . import _common as C
+from .array_evidence import known_array
 from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) ->
         and len(values) == 1
         and isinstance(values[0], cst.Name)
         and values[0].value == index
-        and analyzer.context.inference.kind(node.value).tag is Tag.ARRAY
+        and known_array(analyzer, node.value)
     )
 
 
@@ -203,7 +203,7 @@ def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
                 isinstance(sub, cst.Subscript)
                 and len(sub.slice) == 1
                 and child is parent.value
-                and inference.kind(sub.value).tag is Tag.ARRAY
+                and known_array(analyzer, sub.value)
             )
         if isinstance(parent, cst.Arg):
             call = analyzer.parents.get(parent)

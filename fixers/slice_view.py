@@ -48,6 +48,7 @@ from scalarlint.analysis.kinds import Tag
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 from .device_index import host_conversion
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ def sliced(analyzer: FileAnalyzer, node: cst.Subscript) -> cst.Subscript | None:
 
 def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bool] | None:
     inference = analyzer.context.inference
-    if not inference.selects_element(target) or C.deferred_to_search(analyzer, target):
+    if not _known_element(analyzer, target) or C.deferred_to_search(analyzer, target):
         return None
     value = _statement_value(analyzer, target)
     if value is None:
@@ -183,6 +184,8 @@ def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bo
     reads: list[cst.Subscript] = []
     for node in C.walk(value):
         if isinstance(node, cst.Subscript) and inference.selects_element(node) and _flows_into(analyzer, node, value):
+            if not known_array(analyzer, node.value):
+                return None  # an element of something taken for an array: its slice may be a list
             reads.append(node)
     read_ids = {id(r) for r in reads}
     for read in reads:
@@ -195,6 +198,11 @@ def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bo
     if not _leaves_are_scalars(analyzer, value, read_ids):
         safe = False
     return edits, safe
+
+
+def _known_element(analyzer: FileAnalyzer, node: cst.Subscript) -> bool:
+    """An element of an array by evidence: ``lst[i:i + 1] = v`` raises on a Python list."""
+    return analyzer.context.inference.selects_element(node) and known_array(analyzer, node.value)
 
 
 def _flows_into(analyzer: FileAnalyzer, read: cst.CSTNode, value: cst.BaseExpression) -> bool:

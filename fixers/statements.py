@@ -67,17 +67,23 @@ def render_statements(analyzer: FileAnalyzer, statements: Sequence[cst.BaseState
 
 
 def replace_statements(
-    analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement, new: Sequence[cst.BaseStatement]
+    analyzer: FileAnalyzer,
+    first: cst.BaseStatement,
+    last: cst.BaseStatement,
+    new: Sequence[cst.BaseStatement],
+    inner_comments: bool = True,
 ) -> Edit | None:
     """Replace the statements from ``first`` to ``last`` (siblings in one block, ``last``
     ending on its own line) with ``new``. Comments above ``first`` stay where they are; the
-    comments inside the replaced statements are kept as lines above the new ones."""
+    comments inside the replaced statements are kept as lines above the new ones, unless
+    ``inner_comments`` is false (they described code that is gone: a vectorized loop's
+    ``# one sync per element`` would be a false statement above its replacement)."""
     indent = indentation(analyzer, first)
     if indent is None or indentation(analyzer, last) is None:
         return None
     carried = Counter(n.value for statement in new for n in walk_all(statement) if isinstance(n, cst.Comment))
     kept = []
-    for comment in replaced_comments(analyzer, first, last):
+    for comment in replaced_comments(analyzer, first, last) if inner_comments else ():
         if carried[comment]:  # the new statements already carry it (a wrapped original statement)
             carried[comment] -= 1
             continue
@@ -111,3 +117,13 @@ def replaced_comments(analyzer: FileAnalyzer, first: cst.BaseStatement, last: cs
     ]
     comments.sort(key=lambda c: (analyzer.positions[c].start.line, analyzer.positions[c].start.column))
     return [c.value for c in comments]
+
+
+def attached_comment_rows(statement: cst.BaseStatement) -> int:
+    """How many comment lines sit directly above ``statement`` (no blank line between)."""
+    rows = 0
+    for line in reversed(getattr(statement, "leading_lines", ())):
+        if line.comment is None:
+            break
+        rows += 1
+    return rows

@@ -12,13 +12,17 @@ What it rewrites
     ``xp.abs``):
 
     - ``for j in range(n): if pred(j): i = j`` (last; with ``break``: first), also over
-      ``reversed(range(n))`` and ``range(n - 1, -1, -1)`` (the other way round); a literal
-      ``i = -1`` just before the loop is folded into the new assignment::
+      ``reversed(range(n))`` and ``range(n - 1, -1, -1)`` (the other way round). The value
+      the loop leaves when nothing matches is kept (``search_sentinel``): ``i = -1`` just
+      before the loop is folded into the new assignment::
 
-          i = -1                                    i = len(x) - 1 - xp.argmax(
-          for j in range(len(x)):           ->          xp.flip(xp.abs(x) == y))
+          i = -1                              i = xp.where(xp.any(xp.abs(x) == y),
+          for j in range(len(x)):       ->        len(x) - 1 - xp.argmax(xp.flip(xp.abs(x) == y)), -1)
               if abs(x[j]) == y:
                   i = j
+
+      The loop's comments go with it (``# one sync per element`` would be false above the
+      new line); the initial value's stay.
 
     - running extrema ``best = 0; for k in range(1, n): if f(x[k]) > f(x[best]): best = k``:
       ``>`` keeps the first maximum (``xp.argmax(f(x))``), ``>=`` the last, ``<``/``<=`` the
@@ -45,12 +49,13 @@ When it is offered
     see ``_common.array_namespace_alias``). ``while`` searches are not rewritten.
 
 Applicability
-    Unsafe, always. When nothing matches, the loop leaves its initial value (``-1``, ``None``),
-    ``next`` raises ``StopIteration`` and ``flatnonzero(...)[0]`` raises ``IndexError``, while
-    ``argmax`` of an all-false mask is ``0`` (so the last-match form gives ``n - 1``). NaNs
-    compare differently in a Python loop than in ``argmax``. And the index becomes a 0-d array
-    rather than a Python int. Where a match is guaranteed (the predicate is ``== max``) the
-    results agree; that guarantee is the reviewer's to confirm.
+    Unsafe, always. A loop's not-found value is kept by ``xp.where(xp.any(mask), ...)``; a
+    loop leaving ``None`` or nothing is not rewritten. But ``next`` without a default raises
+    ``StopIteration``, ``max`` of an empty generator ``ValueError`` and ``flatnonzero(...)[0]``
+    ``IndexError`` when nothing matches, where ``argmax`` of an all-false mask gives ``0`` (the
+    last-match form ``n - 1``); an empty array makes ``argmax`` raise where the loop returns its
+    initial value; NaNs compare differently in a running extremum than in ``argmax``; and the
+    index becomes a 0-d array rather than a Python int.
 
 This module rewrites the ``for`` loops; ``comprehension_search`` the generators and
 comprehensions, both from the building blocks in ``search_parts``.
@@ -63,12 +68,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from scalarlint.diagnostics import Applicability, Edit, Fix
+from scalarlint.diagnostics import Applicability, Edit, Fix, Location
 
 from . import _common as C
 from .comprehension_search import _search_call, _search_subscript
 from .loop_ranges import RangeInfo, range_info
 from .search_parts import _covers, _elementwise, _name_uses_ok, _Vectorize, found_index, vectorize_predicate
+from .search_sentinel import NONE_REASON, decline_reason, initial_value, is_none, keep_sentinel
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -122,8 +128,27 @@ def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str) -> list[Edit] | No
         if not _covers(analyzer, rng, bases):
             return None
         last = rng.reverse == leaves  # forward without break, or backward with it
-        found = found_index(xp, mask, last, rng.stop)
+        if decline_reason(analyzer, loop, name) is not None:
+            return None
+        initial = initial_value(analyzer, loop, name)
+        found = keep_sentinel(xp, mask, found_index(xp, mask, last, rng.stop), initial.value, last)  # type: ignore[union-attr]
     return _replace_loop(analyzer, loop, branch, name, found)
+
+
+def sentinel_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
+    """For a search left as it is: the not-found value it lacks (``None``, none at all), if that is why."""
+    if isinstance(loop, cst.Call):  # next(..., None)
+        default = loop.args[1].value if C.call_name(loop.func) == ["next"] and len(loop.args) == 2 else None
+        return NONE_REASON if default is not None and is_none(default) else None
+    if not isinstance(loop, cst.For):
+        return None
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    if not isinstance(loop.target, cst.Name) or len(body) != 1 or not isinstance(body[0], cst.If):
+        return None
+    stored = _stored_index(body[0], loop.target.value)
+    if stored is None or stored[0] in C.names_in(body[0].test):  # (a running extremum starts at an index)
+        return None
+    return decline_reason(analyzer, loop, stored[0])
 
 
 def _stored_index(branch: cst.If, index: str) -> tuple[str, bool] | None:
@@ -156,8 +181,8 @@ def _running_extremum(
         return None
     if name not in C.names_in(test):
         return None
-    init = _init_statement(analyzer, loop, name)
-    if init is None or C.integer_value(init[1]) != 0:
+    init = initial_value(analyzer, loop, name)
+    if init is None or not init.adjacent or C.integer_value(init.value) != 0:
         return None
     op = test.comparisons[0].operator
     left, right = test.left, test.comparisons[0].comparator
@@ -193,49 +218,29 @@ class _Rename(cst.CSTTransformer):
         return updated.with_changes(value=self.new) if updated.value == self.old else updated
 
 
-def _init_statement(analyzer: FileAnalyzer, loop: cst.For, name: str) -> tuple[cst.SimpleStatementLine, cst.BaseExpression] | None:
-    """The statement just before ``loop`` when it is ``name = <literal>``."""
-    siblings = C.block_siblings(analyzer, loop)
-    if siblings is None:
-        return None
-    position = next((k for k, s in enumerate(siblings) if s is loop), 0)
-    if position == 0:
-        return None
-    prev = siblings[position - 1]
-    if not (isinstance(prev, cst.SimpleStatementLine) and len(prev.body) == 1 and isinstance(prev.body[0], cst.Assign)):
-        return None
-    assign = prev.body[0]
-    if len(assign.targets) != 1 or not (isinstance(assign.targets[0].target, cst.Name) and assign.targets[0].target.value == name):
-        return None
-    value = assign.value
-    if C.integer_value(value) is None and not (isinstance(value, cst.Name) and value.value == "None"):
-        return None
-    return prev, value
-
-
 def _replace_loop(analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, name: str, found: cst.BaseExpression) -> list[Edit] | None:
+    """``name = found`` in place of the loop and of the ``name = <not found>`` line just
+    before it. The loop's comments (on its lines, inside it, and the lines directly above
+    it) described the loop and go with it; the initial value's comments (above it and on its
+    line) stay."""
     scope = analyzer.scopes.get(loop)
-    if scope is None:
+    initial = initial_value(analyzer, loop, name)
+    if scope is None or initial is None:
         return None
     assignments = [a for a in scope.assignments[name] if isinstance(a, Assignment)]
     inside = [a for a in assignments if any(p is branch for p in C.ancestors(analyzer, a.node))]
-    if len(inside) != 1:
+    if len(inside) != 1 or len(assignments) != 2:
         return None
-    init = _init_statement(analyzer, loop, name)
-    others = [a for a in assignments if a is not inside[0]]
-    for other in others:  # only literal initial values before the loop may remain
-        if not isinstance(other.node, cst.Name):
-            return None
-        value = C.binding_value(analyzer, other.node)
-        before = analyzer.positions[other.node].start.line < analyzer.positions[loop].start.line
-        if value is None or not before or (C.integer_value(value) is None and not (isinstance(value, cst.Name) and value.value == "None")):
-            return None
     if not _name_uses_ok(analyzer, assignments, loop):
         return None
-    fold = init is not None and not any(line.comment for line in loop.leading_lines)
-    first: cst.BaseStatement = init[0] if fold else loop  # type: ignore[index]
-    new = cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=found)])
-    edit = C.replace_statements(analyzer, first, loop, [new])
-    return [edit] if edit is not None else None
-
-
+    first: cst.BaseStatement = initial.statement if initial.adjacent else loop
+    assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=found)
+    new = cst.SimpleStatementLine(body=[assign], trailing_whitespace=initial.statement.trailing_whitespace if initial.adjacent else cst.TrailingWhitespace())
+    edit = C.replace_statements(analyzer, first, loop, [new], inner_comments=False)
+    if edit is None:
+        return None
+    above = C.attached_comment_rows(first) if first is loop else 0  # (those above a folded initial value stay)
+    if above:  # start the edit at the first comment line above the loop, at column 1
+        indent = C.indentation(analyzer, first) or ""
+        edit = Edit(indent + edit.content, Location(edit.location.row - above, 1), edit.end_location)
+    return [edit]

@@ -15,6 +15,7 @@ import libcst as cst
 
 from . import _common as C
 from .loop_names import loops_around
+from .vectorized_search import sentinel_reason
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -31,6 +32,10 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
     node = finding.node
     if C.array_namespace_alias(analyzer, node) is None:
         return "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
+    if finding.code == "SL103":
+        reason = sentinel_reason(analyzer, node)
+        if reason:
+            return reason
     ctx = analyzer.context
     enclosing = ctx.enclosing_loops(node)
     header = loops_around(analyzer, node)[: -len(enclosing) or None]  # the loop the finding is on

@@ -36,6 +36,7 @@ import libcst as cst
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import _common as C
+from .array_evidence import known_array
 from .slice_view import sliced
 
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     read = finding.node
     if not isinstance(read, cst.Subscript) or analyzer.context.in_data_loop(read):
         return []
-    if not analyzer.context.inference.selects_element(read) or C.deferred_to_search(analyzer, read):
+    if not analyzer.context.inference.selects_element(read) or not known_array(analyzer, read.value):
+        return []
+    if C.deferred_to_search(analyzer, read):
         return []
     parent = analyzer.parents.get(read)
     if isinstance(parent, cst.Element):  # a, b = A[0, 0], A[0, 1]: the name at the same place
