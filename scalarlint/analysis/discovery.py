@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, STRUCTURAL, ClassConvention
 from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closures
+from scalarlint.analysis.installed_bases import installed_ancestors
 from scalarlint.config import Config
 
 MAX_DEPTH = 12
+RULE_METHODS = frozenset(m for c in (*CLASS_CONVENTIONS, STRUCTURAL) for m in c.rule_methods)
 FORWARD_REASON = "(forward)"
 
 
@@ -82,8 +84,34 @@ def convention_for(table: ClassTable, index: ModuleIndex, qual: str, entry: Clas
                 return convention
         if FUNCTION_BASES and ancestor is not None and "forward" in ancestor.methods and "backward" in ancestor.methods:
             return FUNCTION_LIKE
+    installed = _installed_convention(entry, lineage, user)
+    if installed is not None:
+        return installed
     if _defines_rule_method(entry, lineage, STRUCTURAL) and _defines_forward(entry, lineage, STRUCTURAL):
         return STRUCTURAL
+    return None
+
+
+def _framework_base(name: str) -> bool:
+    return any(_names(name, wanted) for c in CLASS_CONVENTIONS for wanted in c.bases if "." in wanted)
+
+
+_FRAMEWORK_BASE = _framework_base
+
+
+def _installed_convention(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]], user: ClassConvention) -> ClassConvention | None:
+    """A base that neither the tree nor a convention resolves (``from somelib import MyFunction``):
+    its ancestors in the installed package, read by astroid, may name a framework's base. Asked
+    only for classes that define a method some convention calls a rule."""
+    if not _lineage_methods(entry, lineage) & RULE_METHODS:
+        return None
+    for dotted, ancestor in lineage[1:]:
+        if ancestor is not None or "." not in dotted:
+            continue
+        for qualified in installed_ancestors(dotted, _FRAMEWORK_BASE):
+            for convention in (user, *CLASS_CONVENTIONS):
+                if any(_names(qualified, wanted) for wanted in convention.bases if "." in wanted):
+                    return convention
     return None
 
 
