@@ -223,7 +223,7 @@ def _check_files(files: list[Path], config: Config, workers: Workers, cache: Cac
     shared = sum(map(len, contents.values())) >= SHARED_POOL_BYTES
     for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, workers, meanwhile=None if shared else _load_analysis)):
         found[path] = item
-        if not _is_time_limit(item):
+        if not is_time_limit(item):
             store.store("index", index_keys[path], _SKIPPED if item is None else item)
     if not shared:
         workers.close()  # the second pass's workers are forked anew, with the second pass imported
@@ -308,14 +308,14 @@ def load_findings(cache: Cache | NoCache, key: str, path: str) -> list[Diagnosti
 def store_findings(cache: Cache | NoCache, key: str, found: list[Diagnostic] | FileError) -> None:
     """Keep a file's second pass, with the packaging files its fixes depend on; a file that ran
     out of time is not kept."""
-    if not _is_time_limit(found):
+    if not is_time_limit(found):
         cache.store("findings", key, found, depends_on=_watched(found))
 
 
 _SKIPPED = "skipped"  # the index entry of a file with a skip-file directive
 
 
-def _is_time_limit(item: object) -> bool:
+def is_time_limit(item: object) -> bool:
     """A file that ran out of time is not cached: the next run (or a higher limit) may finish it."""
     return isinstance(item, FileError) and "(file-time-limit)" in item.message
 
