@@ -26,7 +26,7 @@ from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.files import discover
 from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
-from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
+from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers, map_with_ended_children  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
 LARGE_BYTES = 120_000  # about 3,000 lines: started first, largest first (balance)
@@ -164,7 +164,19 @@ def _second_pass(items: list[tuple[str, bytes, dict[str, Target], Config]], size
     """The second pass over ``items`` in the workers, weighed by size (``workers.map_by_weight``):
     the peak of a whole-tree run follows its largest file, not its two largest."""
     _freeze_run_state()
-    return map_by_weight(_analyze_bytes, items, sizes, jobs, budget=WORKER_BYTES, large=LARGE_BYTES)
+    limit = items[0][3].file_time_limit if items else None
+    return map_with_ended_children(
+        _analyze_bytes, items, sizes, limit,
+        lambda rest: map_by_weight(_analyze_bytes, rest, [len(item[1]) for item in rest], jobs, budget=WORKER_BYTES, large=LARGE_BYTES),
+        lambda item, why: _ended(item[0], "the analysis", why),
+    )
+
+
+def _ended(path: str, what: str, why: BaseException) -> FileError:
+    """The error of a file whose child process was ended at the limit (or died)."""
+    if isinstance(why, TimeLimitExceeded):
+        return FileError(path, f"not checked: {what} {why} (file-time-limit)")
+    return FileError(path, f"not checked: {why}")
 
 
 def _freeze_run_state() -> None:
@@ -221,9 +233,14 @@ def _check_files(files: list[Path], config: Config, workers: Workers, cache: Cac
     first_pass = [(p, contents[p], *names[p], config) for p in missing]
     _freeze_run_state()
     shared = sum(map(len, contents.values())) >= SHARED_POOL_BYTES
-    for path, item in zip(missing, map_in_workers(_index_bytes, first_pass, workers, meanwhile=None if shared else _load_analysis)):
+    indexed = map_with_ended_children(
+        _index_bytes, first_pass, [len(contents[p]) for p in missing], config.file_time_limit,
+        lambda rest: map_in_workers(_index_bytes, rest, workers, meanwhile=None if shared else _load_analysis),
+        lambda item, why: _ended(item[0], "reading it", why),
+    )
+    for path, item in zip(missing, indexed):
         found[path] = item
-        if not _is_time_limit(item):
+        if not is_time_limit(item):
             store.store("index", index_keys[path], _SKIPPED if item is None else item)
     if not shared:
         workers.close()  # the second pass's workers are forked anew, with the second pass imported
@@ -308,14 +325,14 @@ def load_findings(cache: Cache | NoCache, key: str, path: str) -> list[Diagnosti
 def store_findings(cache: Cache | NoCache, key: str, found: list[Diagnostic] | FileError) -> None:
     """Keep a file's second pass, with the packaging files its fixes depend on; a file that ran
     out of time is not kept."""
-    if not _is_time_limit(found):
+    if not is_time_limit(found):
         cache.store("findings", key, found, depends_on=_watched(found))
 
 
 _SKIPPED = "skipped"  # the index entry of a file with a skip-file directive
 
 
-def _is_time_limit(item: object) -> bool:
+def is_time_limit(item: object) -> bool:
     """A file that ran out of time is not cached: the next run (or a higher limit) may finish it."""
     return isinstance(item, FileError) and "(file-time-limit)" in item.message
 

@@ -152,3 +152,31 @@ def next_to_start(waiting: Sequence[int], room: int, budget: int) -> int | None:
     if head <= room:
         return 0
     return next((k for k, size in enumerate(waiting) if size <= room and size + head <= budget), None)
+
+
+def map_with_ended_children(
+    func: Callable[[T], R],
+    items: Sequence[T],
+    sizes: Sequence[int],
+    seconds: float | None,
+    mapped: Callable[[list[T]], list[R]],
+    ended: Callable[[T, BaseException], R],
+) -> list[R]:
+    """``func`` over ``items`` (results in ``items`` order) under a per-item limit of ``seconds``:
+    an item large enough to outlast the limit inside a parser, where no signal stops it
+    (``time_limit.may_outlast``), runs in a child process of its own that is ended at the limit
+    (``time_limit.run_ended_at``; ``ended(item, why)`` stands for its result then); the rest go
+    to ``mapped`` (a map over the workers or this process, where the alarm holds the limit)."""
+    from scalarlint.time_limit import may_outlast, run_ended_at
+
+    alone = {n for n, size in enumerate(sizes) if may_outlast(size, seconds)}
+    if not alone:
+        return mapped(list(items))
+    rest = [n for n in range(len(items)) if n not in alone]
+    out: list[Any] = [None] * len(items)
+    for n, result in zip(rest, mapped([items[n] for n in rest])):
+        out[n] = result
+    for n in sorted(alone):
+        found = run_ended_at(func, items[n], seconds)  # type: ignore[arg-type]
+        out[n] = ended(items[n], found) if isinstance(found, BaseException) else found
+    return out

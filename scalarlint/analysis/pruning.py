@@ -216,10 +216,19 @@ def _method_bodies(node: ast.ClassDef, lines: list[str], methods: set[str]) -> I
             continue
         if any(_self_call(sub, methods) for sub in ast.walk(child)):
             continue
-        first = child.body[0]
-        head = lines[first.lineno - 1][: first.col_offset]
+        start = first_row(child.body[0])  # a decorated nested definition starts at its decorator
+        head = _code_before(lines[start - 1], child.body[0], start)
         if not head.strip():
-            yield first.lineno, child.end_lineno or first.lineno, head
+            yield start, child.end_lineno or start, head
+
+
+def _code_before(line: str, statement: ast.stmt, row: int) -> str:
+    """What ``line`` (row ``row``, where ``statement`` starts) holds before the statement: its
+    indentation when the statement starts the line, else the code it shares the line with. A
+    decorator starts the line it is on, so on a decorator's row that is the line's whitespace."""
+    if row != statement.lineno:
+        return line[: len(line) - len(line.lstrip(" \t"))]
+    return line.encode("utf-8")[: statement.col_offset].decode("utf-8", "replace")
 
 
 def _self_call(node: ast.AST, methods: set[str]) -> bool:

@@ -47,26 +47,34 @@ def _parse_one(text: str) -> cst.Module:
 
     from scalarlint.analysis.fast_parse import parse_without_validation
 
-    try:
-        return parse_without_validation(text)
-    except cst.ParserSyntaxError as first:
+    from scalarlint.time_limit import parser_running
+
+    with parser_running():
         try:
-            return parse_without_validation(text, config=cst.PartialParserConfig(python_version=NEWEST))
-        except cst.ParserSyntaxError:
-            raise first from None
+            return parse_without_validation(text)
+        except cst.ParserSyntaxError as first:
+            try:
+                return parse_without_validation(text, config=cst.PartialParserConfig(python_version=NEWEST))
+            except cst.ParserSyntaxError:
+                raise first from None
 
 
 def ast_parse(text: str, filename: str = "<unknown>") -> ast.Module:
     """CPython's tree of ``text``, through ``downgraded`` when the running grammar is too old.
-    Raises the original ``SyntaxError`` when no grammar accepts the file."""
+    Raises the original ``SyntaxError`` when no grammar accepts the file. The per-file time
+    limit's alarm waits while CPython's parser runs (``time_limit.parser_running``)."""
+    from scalarlint.time_limit import parser_running
+
     try:
-        return ast.parse(text, filename=filename)
+        with parser_running():
+            return ast.parse(text, filename=filename)
     except SyntaxError as error:
         older = downgraded(text)
         if older is None:
             raise
         try:
-            return ast.parse(older, filename=filename)
+            with parser_running():
+                return ast.parse(older, filename=filename)
         except SyntaxError:
             raise error from None
 
