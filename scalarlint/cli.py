@@ -44,7 +44,7 @@ def main() -> None:
 @click.option("--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True)
 @click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to this file instead of stdout.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--stdin-filename", help="Name to report for source read from stdin ('-').")
+@click.option("--stdin-filename", help="Read the source from stdin and report it under this name (as '-' does; other paths are then ignored).")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
@@ -92,6 +92,10 @@ def check(
     quiet_gc()
     use_stdin = any(str(p) == "-" for p in paths)
     targets = [p for p in paths if str(p) != "-"] or ([] if use_stdin else [Path(".")])
+    if stdin_filename is not None and not use_stdin:  # as ruff: the name means the source is on stdin
+        for ignored in paths:
+            click.echo(f"warning: ignoring {ignored} in favour of standard input (--stdin-filename)", err=True)
+        use_stdin, targets = True, []
     anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))
     try:
         config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
@@ -133,6 +137,7 @@ def check(
         result.diagnostics.extend(run.diagnostics)
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
+        _warn_if_nothing_found(run.files_checked, run.errors)
 
     hidden = 0
     display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)
@@ -164,6 +169,13 @@ def check(
         for error in result.errors:
             click.echo(f"{error.filename}: error: {error.message}", err=True)
     sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))
+
+
+def _warn_if_nothing_found(files_checked: int, errors: list[FileError]) -> None:
+    """An empty selection is worth a word (a mistyped folder, an exclude that takes all), but
+    not a failure: as ruff, a warning on stderr and the exit code of a clean run (0)."""
+    if files_checked == 0 and not errors:
+        click.echo("warning: No Python files found under the given path(s)", err=True)
 
 
 def _cache_summary(run) -> str:  # type: ignore[no-untyped-def]
@@ -225,6 +237,7 @@ def _check_and_fix(
         run.files.extend(found.files)
         run.errors.extend(found.errors)
         run.files_checked += found.files_checked
+        _warn_if_nothing_found(found.files_checked, found.errors)
 
     if diff:
         changed = run.changed
