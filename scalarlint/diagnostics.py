@@ -151,6 +151,10 @@ class FileError:
     def to_json(self) -> dict[str, Any]:
         return {"filename": self.filename, "error": self.message}
 
+    def describe(self) -> str:
+        """The one line naming the file and the problem (stderr, logs)."""
+        return f"{self.filename}: error: {self.message}"
+
 
 def offset_of(text: str, location: Location) -> int:
     """Character offset in ``text`` of a 1-based (row, column) location; lines end in \\n, \\r\\n or \\r."""
