@@ -9,8 +9,9 @@ import click
 
 from scalarlint import __version__
 from scalarlint.analysis.sources import decode_source
-from scalarlint.config import ALL_CODES, Config, ConfigError, load_config
+from scalarlint.config import Config, ConfigError, load_config
 from scalarlint.diagnostics import FileError
+from scalarlint.read_errors import locate
 from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main"]
@@ -121,8 +122,9 @@ def check(
 
     result = RunResult()
     if use_stdin:
-        name = stdin_filename or "<stdin>"
-        source = decode_source(sys.stdin.buffer.read(), name)
+        raw = sys.stdin.buffer.read()
+        source = decode_source(raw, stdin_filename or "<stdin>")
+        source = locate(source, raw) if isinstance(source, FileError) else source
         outcome = source if isinstance(source, FileError) else check_source(source, config)
         if isinstance(outcome, FileError):
             result.errors.append(outcome)
@@ -199,7 +201,7 @@ def _explain_run(
         for path in found:
             click.echo(str(path))
         for problem in problems:
-            click.echo(f"{problem.filename}: error: {problem.message}", err=True)
+            click.echo(problem.describe(), err=True)
     sys.exit(EXIT_ERROR if problems else EXIT_CLEAN)
 
 
@@ -208,27 +210,30 @@ def _explain_run(
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every check.")
 @click.option("--markdown", is_flag=True, help="Add the link anchors used by docs/checks.md.")
 def explain(code: str | None, show_all: bool, markdown: bool) -> None:
-    """Print what a check flags, why it hurts on a GPU, an example, and the fix."""
+    """Print what a check flags, why it hurts on a GPU, an example, and the fix (SL001-SL003:
+    what keeps a file from being checked)."""
     from scalarlint.checks import BY_CODE
+    from scalarlint.error_codes import ERROR_CODES
 
+    infos = {**{c: check.INFO for c, check in BY_CODE.items()}, **ERROR_CODES}
     if show_all or code is None:
-        chosen = list(BY_CODE.values()) if show_all else []
+        chosen = sorted(infos.values(), key=lambda i: i.code) if show_all else []
         if not chosen:
-            for c in BY_CODE.values():
-                flag = "" if c.INFO.default_enabled else " (opt-in)"
-                click.echo(f"{c.INFO.code}  {c.INFO.name:22} {c.INFO.summary}{flag}")
+            for info in sorted(infos.values(), key=lambda i: i.code):
+                flag = " (always on)" if info.code in ERROR_CODES else ("" if info.default_enabled else " (opt-in)")
+                click.echo(f"{info.code}  {info.name:22} {info.summary}{flag}")
             return
     else:
         key = code.upper()
-        if key not in BY_CODE:
-            raise click.UsageError(f"unknown check {code!r}; known: {', '.join(ALL_CODES)}")
-        chosen = [BY_CODE[key]]
-    for c in chosen:
+        if key not in infos:
+            raise click.UsageError(f"unknown check {code!r}; known: {', '.join(sorted(infos))}")
+        chosen = [infos[key]]
+    for info in chosen:
         if markdown:
-            click.echo(f'<a id="{c.INFO.code.lower()}"></a>\n')
-        click.echo(f"# {c.INFO.code} {c.INFO.name}\n")
-        click.echo(c.INFO.summary + (" (off by default)" if not c.INFO.default_enabled else "") + "\n")
-        click.echo(c.INFO.doc)
+            click.echo(f'<a id="{info.code.lower()}"></a>\n')
+        click.echo(f"# {info.code} {info.name}\n")
+        click.echo(info.summary + (" (off by default)" if not info.default_enabled else "") + "\n")
+        click.echo(info.doc)
 
 
 @main.command()

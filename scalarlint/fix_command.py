@@ -21,6 +21,7 @@ import click
 from scalarlint.analysis.sources import decode_source
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.read_errors import locate, locate_on_disk
 from scalarlint.fix_counts import FixTally, diff_summary, fix_summary, tally, unsafe_only
 from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
 
@@ -78,10 +79,11 @@ def _fix_in_memory(targets: list[Path], stdin_name: str | None, config: Config, 
     run = fx.FixRun()
     stdin_fix: fx.FileFix | None = None
     if stdin_name is not None:
-        source = decode_source(sys.stdin.buffer.read(), stdin_name)
+        raw = sys.stdin.buffer.read()
+        source = decode_source(raw, stdin_name)
         outcome = fx.fix_source(source, config, unsafe) if not isinstance(source, FileError) else None
         if isinstance(source, FileError):
-            run.errors.append(source)
+            run.errors.append(locate(source, raw))
         elif outcome is not None and outcome.error is not None:
             run.errors.append(outcome.error)
         elif outcome is not None:
@@ -91,7 +93,7 @@ def _fix_in_memory(targets: list[Path], stdin_name: str | None, config: Config, 
     if targets:
         found = fx.fix_paths(targets, config, unsafe)
         run.files.extend(found.files)
-        run.errors.extend(found.errors)
+        run.errors.extend(locate_on_disk(e) for e in found.errors)
         run.files_checked += found.files_checked
         warn_if_nothing_found(found.files_checked, found.errors)
     return run, stdin_fix
