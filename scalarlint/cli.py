@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import sys
 from pathlib import Path
 
@@ -11,10 +9,12 @@ import click
 
 from scalarlint import __version__
 from scalarlint.analysis.sources import decode_source
-from scalarlint.config import ALL_CODES, Config, ConfigError, load_config
-from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.config import Config, ConfigError, load_config
+from scalarlint.diagnostics import FileError
+from scalarlint.read_errors import locate
+from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main"]
 
 
 def _formats() -> list[str]:
@@ -44,7 +44,7 @@ def main() -> None:
 @click.option("--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True)
 @click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to this file instead of stdout.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--stdin-filename", help="Name to report for source read from stdin ('-').")
+@click.option("--stdin-filename", help="Read the source from stdin and report it under this name (as '-' does; other paths are then ignored).")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
@@ -92,6 +92,10 @@ def check(
     quiet_gc()
     use_stdin = any(str(p) == "-" for p in paths)
     targets = [p for p in paths if str(p) != "-"] or ([] if use_stdin else [Path(".")])
+    if stdin_filename is not None and not use_stdin:  # as ruff: the name means the source is on stdin
+        for ignored in paths:
+            click.echo(f"warning: ignoring {ignored} in favour of standard input (--stdin-filename)", err=True)
+        use_stdin, targets = True, []
     anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))
     try:
         config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
@@ -109,17 +113,18 @@ def check(
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json")
 
+    report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes)
     if fix or diff:
-        _check_and_fix(
-            targets, use_stdin, stdin_filename, config, unsafe_fixes, diff, show_fixes, output_format, output_file, color, exit_zero,
-            fix_read_only, statistics,
-        )
+        from scalarlint.fix_command import check_and_fix
+
+        check_and_fix(targets, (stdin_filename or "<stdin>") if use_stdin else None, config, unsafe_fixes, diff, fix_read_only, report)
         return
 
     result = RunResult()
     if use_stdin:
-        name = stdin_filename or "<stdin>"
-        source = decode_source(sys.stdin.buffer.read(), name)
+        raw = sys.stdin.buffer.read()
+        source = decode_source(raw, stdin_filename or "<stdin>")
+        source = locate(source, raw) if isinstance(source, FileError) else source
         outcome = source if isinstance(source, FileError) else check_source(source, config)
         if isinstance(outcome, FileError):
             result.errors.append(outcome)
@@ -133,37 +138,33 @@ def check(
         result.diagnostics.extend(run.diagnostics)
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
+        warn_if_nothing_found(run.files_checked, run.errors)
+    _report(result, report, unsafe_fixes)
 
+
+def _report(result, report: ReportOptions, unsafe_fixes: bool) -> None:  # type: ignore[no-untyped-def]
+    """A plain check's report, with the fixes it may apply marked; then exit."""
     hidden = 0
     display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)
     # unsafe fixes are shown only when asked for (and a clean run need not import the fixers)
-    if (output_format == "text" or statistics) and not unsafe_fixes and result.diagnostics:
+    if (report.output_format == "text" or report.statistics) and not unsafe_fixes and result.diagnostics:
         from scalarlint.diagnostics import visible_fixes
+        from scalarlint.fix_counts import unsafe_only
 
-        visible = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
-        hidden = sum(1 for before, after in zip(result.diagnostics, visible) if before.fixable and not after.fixes)
-        result.diagnostics = visible
-    render = _renderer(output_format, statistics, show_fixes)
-    if output_file is not None:
-        report = render(result.diagnostics, result.errors, result.files_checked, False)
-        try:
-            output_file.write_text(report, encoding="utf-8")
-        except OSError as exc:
-            raise click.FileError(str(output_file), hint=exc.strerror or str(exc)) from exc
-    else:
-        use_color = color if color is not None else (output_format == "text" and sys.stdout.isatty())
-        click.echo(render(result.diagnostics, result.errors, result.files_checked, use_color), nl=False, color=use_color)
-        if hidden and not (statistics and output_format == "json"):
-            click.echo(f"{hidden} more fixable with `--fix --unsafe-fixes` (review those changes).")
-        if display_only and output_format == "text":
+        hidden = sum(1 for d in result.diagnostics if unsafe_only(d))
+        result.diagnostics = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
+    emit_report(report, result.diagnostics, result.errors, result.files_checked)
+    if report.output_file is None:
+        if hidden and not (report.statistics and report.output_format == "json"):
+            from scalarlint.fix_counts import more_with_unsafe
+
+            click.echo(more_with_unsafe(hidden))
+        if display_only and report.output_format == "text":
             click.echo(
                 f"{display_only} more would get an `allow_scalar` fix if the project declared scalarlint as a "
                 "dependency (or set `allow-scalar-import`)."
             )
-    if output_format != "text" or output_file is not None:
-        for error in result.errors:
-            click.echo(f"{error.filename}: error: {error.message}", err=True)
-    sys.exit(_exit_code(result.diagnostics, result.errors, exit_zero))
+    sys.exit(exit_code(result.diagnostics, result.errors, report.exit_zero))
 
 
 def _cache_summary(run) -> str:  # type: ignore[no-untyped-def]
@@ -183,120 +184,6 @@ def _open_cache(config: Config):  # type: ignore[no-untyped-def]
     return cache
 
 
-def _check_and_fix(
-    targets: list[Path],
-    use_stdin: bool,
-    stdin_filename: str | None,
-    config: Config,
-    unsafe: bool,
-    diff: bool,
-    show_fixes: bool,
-    output_format: str,
-    output_file: Path | None,
-    color: bool | None,
-    exit_zero: bool,
-    fix_read_only: bool = False,
-    statistics: bool = False,
-) -> None:
-    """``check --fix`` / ``--diff``: fix in memory (``scalarlint.fixers.engine``), then write
-    each changed file atomically or print the diff, and report the findings that remain.
-
-    Exit codes: 2 on any error (including a file changed on disk meanwhile, which is not
-    overwritten); with ``--diff`` 1 when something would change; with ``--fix`` 1 when findings
-    remain (as a plain check does), else 0.
-    """
-    from scalarlint.fixers import engine as fx
-
-    run = fx.FixRun()
-    stdin_fix: fx.FileFix | None = None
-    if use_stdin:
-        source = decode_source(sys.stdin.buffer.read(), stdin_filename or "<stdin>")
-        outcome = fx.fix_source(source, config, unsafe) if not isinstance(source, FileError) else None
-        if isinstance(source, FileError):
-            run.errors.append(source)
-        elif outcome is not None and outcome.error is not None:
-            run.errors.append(outcome.error)
-        elif outcome is not None:
-            stdin_fix = fx.FileFix(source, outcome, None)
-            run.files.append(stdin_fix)
-            run.files_checked += 1
-    if targets:
-        found = fx.fix_paths(targets, config, unsafe)
-        run.files.extend(found.files)
-        run.errors.extend(found.errors)
-        run.files_checked += found.files_checked
-
-    if diff:
-        changed = run.changed
-        for fixed in changed:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(fx.diff_bytes(fixed))
-        sys.stdout.flush()
-        fixes = sum(len(fx.resolved(f.outcome)) for f in changed)
-        click.echo(
-            f"Would fix {fixes} finding{'' if fixes == 1 else 's'} in {len(changed)} file{'' if len(changed) == 1 else 's'}."
-            if changed else "No fixes available.",
-            err=True,
-        )
-        for error in run.errors:
-            click.echo(f"{error.filename}: error: {error.message}", err=True)
-        sys.exit(EXIT_ERROR if run.errors else (EXIT_FINDINGS if changed else EXIT_CLEAN))
-
-    remaining: list[Diagnostic] = []
-    resolved: list[Diagnostic] = []  # findings of the original text that the fixes made go away
-    for fixed in run.files:
-        if fixed is not stdin_fix and fixed.outcome.text != fixed.source.text:
-            error = fx.write_atomic(fixed, root=Path(config.root), read_only=fix_read_only)
-            if error is not None:  # left as it was: report the file as it is on disk
-                run.errors.append(error)
-                remaining.extend(fixed.outcome.original)
-                continue
-        remaining.extend(fixed.outcome.remaining)
-        resolved.extend(fx.resolved(fixed.outcome))
-    remaining = sorted((fx.visible_fixes(d, unsafe) for d in remaining), key=Diagnostic.sort_key)
-    errors = sorted(run.errors, key=lambda e: e.filename)
-
-    to_stderr = stdin_fix is not None  # stdout carries the fixed source
-    if stdin_fix is not None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(fx.encoded(stdin_fix.outcome.text, stdin_fix.source))
-        sys.stdout.flush()
-    render = _renderer(output_format, statistics, show_fixes)
-    summary_to_stderr = to_stderr or output_format != "text" or output_file is not None
-    if output_file is not None:
-        try:
-            output_file.write_text(render(remaining, errors, run.files_checked, False), encoding="utf-8")
-        except OSError as exc:
-            raise click.FileError(str(output_file), hint=exc.strerror or str(exc)) from exc
-    else:
-        use_color = color if color is not None else (output_format == "text" and not to_stderr and sys.stdout.isatty())
-        click.echo(render(remaining, errors, run.files_checked, use_color), nl=False, color=use_color, err=to_stderr)
-    if output_format != "text" or output_file is not None or to_stderr:
-        for error in errors:
-            click.echo(f"{error.filename}: error: {error.message}", err=True)
-    if resolved or show_fixes:
-        click.echo(_fix_summary(resolved, show_fixes, len(remaining)), nl=False, err=summary_to_stderr)
-    sys.exit(_exit_code(remaining, errors, exit_zero))
-
-
-def _renderer(output_format: str, statistics: bool, show_fixes: bool):  # type: ignore[no-untyped-def]
-    """The report's renderer; ``--show-fixes`` adds, in text, why a finding has no fix."""
-    from scalarlint.output import FORMATS, render_text
-
-    if statistics:
-        return _statistics_renderer(output_format)
-    if show_fixes and output_format == "text":
-        return functools.partial(render_text, reasons=True)
-    return FORMATS[output_format]
-
-
-def _statistics_renderer(output_format: str):  # type: ignore[no-untyped-def]
-    from scalarlint.output.statistics import render_statistics
-
-    as_json = output_format == "json"
-    return lambda diagnostics, errors, files, color: render_statistics(diagnostics, errors, files, as_json)
-
-
 def _explain_run(
     targets: list[Path], anchor: Path, config: Config, config_file: Path | None, settings: bool, files: bool
 ) -> None:
@@ -314,35 +201,8 @@ def _explain_run(
         for path in found:
             click.echo(str(path))
         for problem in problems:
-            click.echo(f"{problem.filename}: error: {problem.message}", err=True)
+            click.echo(problem.describe(), err=True)
     sys.exit(EXIT_ERROR if problems else EXIT_CLEAN)
-
-
-def _fix_summary(resolved: list[Diagnostic], details: bool, remaining: int) -> str:
-    """``Fixed N findings (M remaining).`` and, with ``--show-fixes``, which per file and code.
-
-    A finding counts as fixed when the fixes made it go away, whether its own fix did it or
-    another one (a vectorized search also removes the element accesses that used its index).
-    """
-    n = len(resolved)
-    lines = [f"Fixed {n} finding{'' if n == 1 else 's'} ({remaining} remaining)."]
-    if details and resolved:
-        by_file: dict[str, dict[tuple[str, str], int]] = {}
-        for d in resolved:
-            counts = by_file.setdefault(d.filename, {})
-            counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1
-        for filename, counts in by_file.items():
-            lines.append(f"{filename}:")
-            lines.extend(f"    {count} x {code} ({name})" for (code, name), count in sorted(counts.items()))
-    return "\n".join(lines) + "\n"
-
-
-def _exit_code(diagnostics: list[Diagnostic], errors: list[FileError], exit_zero: bool) -> int:
-    if errors:
-        return EXIT_ERROR
-    if diagnostics and not exit_zero:
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
 
 
 @main.command()
@@ -350,27 +210,30 @@ def _exit_code(diagnostics: list[Diagnostic], errors: list[FileError], exit_zero
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every check.")
 @click.option("--markdown", is_flag=True, help="Add the link anchors used by docs/checks.md.")
 def explain(code: str | None, show_all: bool, markdown: bool) -> None:
-    """Print what a check flags, why it hurts on a GPU, an example, and the fix."""
+    """Print what a check flags, why it hurts on a GPU, an example, and the fix (SL001-SL003:
+    what keeps a file from being checked)."""
     from scalarlint.checks import BY_CODE
+    from scalarlint.error_codes import ERROR_CODES
 
+    infos = {**{c: check.INFO for c, check in BY_CODE.items()}, **ERROR_CODES}
     if show_all or code is None:
-        chosen = list(BY_CODE.values()) if show_all else []
+        chosen = sorted(infos.values(), key=lambda i: i.code) if show_all else []
         if not chosen:
-            for c in BY_CODE.values():
-                flag = "" if c.INFO.default_enabled else " (opt-in)"
-                click.echo(f"{c.INFO.code}  {c.INFO.name:22} {c.INFO.summary}{flag}")
+            for info in sorted(infos.values(), key=lambda i: i.code):
+                flag = " (always on)" if info.code in ERROR_CODES else ("" if info.default_enabled else " (opt-in)")
+                click.echo(f"{info.code}  {info.name:22} {info.summary}{flag}")
             return
     else:
         key = code.upper()
-        if key not in BY_CODE:
-            raise click.UsageError(f"unknown check {code!r}; known: {', '.join(ALL_CODES)}")
-        chosen = [BY_CODE[key]]
-    for c in chosen:
+        if key not in infos:
+            raise click.UsageError(f"unknown check {code!r}; known: {', '.join(sorted(infos))}")
+        chosen = [infos[key]]
+    for info in chosen:
         if markdown:
-            click.echo(f'<a id="{c.INFO.code.lower()}"></a>\n')
-        click.echo(f"# {c.INFO.code} {c.INFO.name}\n")
-        click.echo(c.INFO.summary + (" (off by default)" if not c.INFO.default_enabled else "") + "\n")
-        click.echo(c.INFO.doc)
+            click.echo(f'<a id="{info.code.lower()}"></a>\n')
+        click.echo(f"# {info.code} {info.name}\n")
+        click.echo(info.summary + (" (off by default)" if not info.default_enabled else "") + "\n")
+        click.echo(info.doc)
 
 
 @main.command()

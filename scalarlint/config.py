@@ -7,6 +7,7 @@ same settings.
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -118,7 +119,12 @@ DEFAULT_EXCLUDE = (
 
 
 class ConfigError(ValueError):
-    """A configuration that cannot be used; the CLI turns it into exit code 2."""
+    """A configuration that cannot be used; the CLI turns it into exit code 2. ``key``: the
+    option at fault, when one is (so a message can point at its line)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -214,43 +220,56 @@ _EXTEND_KEYS = {
 
 
 def config_from_table(table: dict[str, Any], root: str, base: Config | None = None) -> Config:
-    """Build a Config from a ``[tool.scalarlint]`` table (keys in kebab-case)."""
+    """Build a Config from a ``[tool.scalarlint]`` table (keys in kebab-case); a value of the
+    wrong type, an unknown code or an unknown option raises ``ConfigError`` naming its key."""
     cfg = base or Config()
     changes: dict[str, Any] = {"root": root}
     for key, value in table.items():
-        if key in _LIST_KEYS:
-            changes[_LIST_KEYS[key]] = tuple(_str_list(key, value))
-        elif key in _EXTEND_KEYS:
-            attr = _EXTEND_KEYS[key]
-            changes[attr] = tuple(changes.get(attr, getattr(cfg, attr))) + tuple(_str_list(key, value))
-        elif key == "scope":
-            changes["scope"] = _scope(value)
-        elif key == "allow-scalar-import":
-            if not isinstance(value, str):
-                raise ConfigError("allow-scalar-import must be a module path string")
-            changes["allow_scalar_import"] = value
-            changes["allow_scalar_import_configured"] = True
-        elif key == "cache-dir":
-            if not isinstance(value, str) or not value:
-                raise ConfigError("cache-dir must be a folder path string")
-            changes["cache_dir"] = value
-        elif key == "respect-gitignore":
-            changes["respect_gitignore"] = bool(value)
-        elif key == "file-time-limit":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ConfigError("file-time-limit must be a number of seconds (0: no limit)")
-            changes["file_time_limit"] = float(value)
-        elif key == "per-file-ignores":
-            if not isinstance(value, dict):
-                raise ConfigError("per-file-ignores must be a table of pattern = [codes]")
-            changes["per_file_ignores"] = tuple((str(k), tuple(_str_list(key, v))) for k, v in value.items())
-        else:
-            raise ConfigError(f"unknown option {key!r} in [tool.scalarlint]")
-    result = replace(cfg, **changes)
-    result.enabled_codes()  # validate codes early
-    for _, codes in result.per_file_ignores:
-        _expand(codes)
-    return result
+        try:
+            _apply_option(changes, cfg, key, value)
+        except ConfigError as exc:
+            raise ConfigError(str(exc), key=exc.key or key) from exc
+    return replace(cfg, **changes)
+
+
+def _apply_option(changes: dict[str, Any], cfg: Config, key: str, value: Any) -> None:
+    """One ``[tool.scalarlint]`` option into ``changes`` (attribute -> value), validated."""
+    if key in _LIST_KEYS:
+        changes[_LIST_KEYS[key]] = tuple(_str_list(key, value))
+        if key in ("select", "ignore"):
+            _expand(changes[_LIST_KEYS[key]])
+    elif key in _EXTEND_KEYS:
+        attr = _EXTEND_KEYS[key]
+        changes[attr] = tuple(changes.get(attr, getattr(cfg, attr))) + tuple(_str_list(key, value))
+        if key == "extend-select":
+            _expand(_str_list(key, value))
+    elif key == "scope":
+        changes["scope"] = _scope(value)
+    elif key == "allow-scalar-import":
+        if not isinstance(value, str):
+            raise ConfigError("allow-scalar-import must be a module path string")
+        changes["allow_scalar_import"] = value
+        changes["allow_scalar_import_configured"] = True
+    elif key == "cache-dir":
+        if not isinstance(value, str) or not value:
+            raise ConfigError("cache-dir must be a folder path string")
+        changes["cache_dir"] = value
+    elif key == "respect-gitignore":
+        if not isinstance(value, bool):
+            raise ConfigError(f"respect-gitignore must be true or false, not {value!r}")
+        changes["respect_gitignore"] = value
+    elif key == "file-time-limit":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError("file-time-limit must be a number of seconds (0: no limit)")
+        changes["file_time_limit"] = float(value)
+    elif key == "per-file-ignores":
+        if not isinstance(value, dict):
+            raise ConfigError("per-file-ignores must be a table of pattern = [codes]")
+        changes["per_file_ignores"] = tuple((str(k), tuple(_str_list(key, v))) for k, v in value.items())
+        for _, codes in changes["per_file_ignores"]:
+            _expand(codes)
+    else:
+        raise ConfigError(f"unknown option {key!r} in [tool.scalarlint]")
 
 
 def _scope(value: Any) -> str:
@@ -268,37 +287,74 @@ def _str_list(key: str, value: Any) -> list[str]:
 
 
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.scalarlint]`` table."""
+    """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.scalarlint]`` table.
+
+    A ``pyproject.toml`` on the way that is not valid TOML stops the search with a
+    ``ConfigError`` (its path, line and column), as ruff does: whether it meant to configure
+    scalarlint cannot be told, and running with the defaults instead would hide the mistake."""
     here = start.resolve()
     if here.is_file():
         here = here.parent
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "scalarlint" in _read_toml(candidate).get("tool", {}):
+        if candidate.is_file() and "scalarlint" in _tool_tables(candidate):
             return candidate
     return None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _tool_tables(path: Path) -> dict[str, Any]:
+    tool = read_toml(path).get("tool", {})
+    return tool if isinstance(tool, dict) else {}
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The parsed file; ``ConfigError`` naming the file (and, from tomllib, the line and
+    column) when it cannot be read or is not TOML."""
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError):
-        return {}
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"cannot read config {path}: {reason}") from exc
 
 
 def load_config(start: Path | None = None, config_file: Path | None = None) -> Config:
     """Config from ``config_file`` (a pyproject.toml or a scalarlint.toml), else the nearest pyproject."""
     if config_file is not None:
-        try:
-            with config_file.open("rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"cannot read config {config_file}: {exc}") from exc
+        data = read_toml(config_file)
         table = data.get("tool", {}).get("scalarlint", data if "tool" not in data else {})
-        return config_from_table(table, str(config_file.resolve().parent))
+        return _from_file(table, config_file)
     found = find_pyproject(start or Path.cwd())
     if found is None:
         return Config(root=str((start or Path.cwd()).resolve() if (start or Path.cwd()).is_dir() else (start or Path.cwd()).resolve().parent))
-    table = _read_toml(found)["tool"]["scalarlint"]
-    return config_from_table(table, str(found.parent))
+    return _from_file(_tool_tables(found)["scalarlint"], found)
+
+
+def _from_file(table: Any, path: Path) -> Config:
+    """``config_from_table`` with the file (and the line of the offending key, where it can be
+    found) in the message of a value of the wrong type or an unknown option."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.scalarlint] must be a table")
+    try:
+        return config_from_table(table, str(path.resolve().parent))
+    except ConfigError as exc:
+        line = _key_line(path, exc.key) if exc.key else None
+        raise ConfigError(f"{path}{f':{line}' if line else ''}: {exc}") from exc
+
+
+def _key_line(path: Path, key: str) -> int | None:
+    """The line of ``key = ...`` in the file's ``[tool.scalarlint]`` part (a best effort for
+    messages: tomllib reports no positions of values)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    inside = path.name != "pyproject.toml"  # a scalarlint.toml is all ours
+    pattern = re.compile(rf"""\s*["']?{re.escape(key)}["']?\s*=""")
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = stripped.strip("[] ").startswith("tool.scalarlint")
+        elif inside and pattern.match(line):
+            return number
+    return None

@@ -12,6 +12,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from scalarlint.error_codes import ERROR_CODES, UNREADABLE
+
 # docs/checks.md carries an explicit ``<a id="sl101">`` anchor per check, so links survive renames.
 DOCS_URL = "https://github.com/scalarlint/scalarlint/blob/main/docs/checks.md#{code}"
 
@@ -143,13 +145,47 @@ class Diagnostic:
 
 @dataclass(frozen=True)
 class FileError:
-    """A path that could not be read or parsed; reported, and the run goes on (exit 2)."""
+    """A path that could not be read, parsed or analysed; reported, and the run goes on (exit 2).
+
+    ``code`` says which (``scalarlint.error_codes``: SL001 does not parse, SL002 cannot be read
+    or decoded, SL003 the analysis stopped); ``location`` is where, when the problem has a place
+    in the file (in a notebook, within ``cell``). Reports show it as a diagnostic of its code."""
 
     filename: str
     message: str
+    code: str = UNREADABLE
+    location: Location | None = None
+    cell: int | None = None
+
+    @property
+    def where(self) -> str:
+        """``row:column`` (1:1 when the problem has no place in the file, as ruff), or
+        ``cell N:row:column`` in a notebook."""
+        at = self.location or Location(1, 1)
+        return f"{at.row}:{at.column}" if self.cell is None else f"cell {self.cell}:{at.row}:{at.column}"
 
     def to_json(self) -> dict[str, Any]:
         return {"filename": self.filename, "error": self.message}
+
+    def describe(self) -> str:
+        """``path:row:col: SL001 message``, the one line naming the file and the problem."""
+        return f"{self.filename}:{self.where}: {self.code} {self.message}"
+
+    def as_diagnostic(self) -> Diagnostic:
+        """The error as a report shows it: a diagnostic of its code at its location (an empty
+        range: the parser names a point, not a span)."""
+        info = ERROR_CODES.get(self.code)
+        at = self.location or Location(1, 1)
+        return Diagnostic(
+            code=self.code,
+            name=info.name if info else "file-error",
+            message=self.message,
+            filename=self.filename,
+            location=at,
+            end_location=at,
+            severity=Severity.ERROR,
+            cell=self.cell,
+        )
 
 
 def offset_of(text: str, location: Location) -> int:

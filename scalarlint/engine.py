@@ -22,8 +22,10 @@ from scalarlint.analysis.sources import SourceFile, decode_source, read_regular
 from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.cache import Cache, NoCache, content_digest
 from scalarlint.config import Config
-from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.diagnostics import Diagnostic, FileError, Location
+from scalarlint.error_codes import NOT_ANALYSED, SYNTAX_ERROR
 from scalarlint.files import discover
+from scalarlint.read_errors import locate
 from scalarlint.suppression import file_is_skipped
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
 from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers, map_with_ended_children  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
@@ -123,11 +125,17 @@ def index_source(
             parsed = tree if tree is not None else ast_parse(source.text, filename=source.path)
             return build_index(parsed, source.path, module, package, config, source.text)
     except TimeLimitExceeded as exc:
-        return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)")
+        return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)", NOT_ANALYSED)
     except SyntaxError as exc:
-        return FileError(source.path, f"syntax error at {source.where(exc.lineno or 1, exc.offset or 1)}: {exc.msg}")
-    except (ValueError, RecursionError) as exc:
-        return FileError(source.path, f"cannot parse: {exc}")
+        return syntax_error(source, exc.msg, exc.lineno, exc.offset)
+    except (ValueError, RecursionError) as exc:  # NUL bytes (3.11), nesting Python cannot compile
+        return FileError(source.path, f"cannot parse: {exc}", SYNTAX_ERROR)
+
+
+def syntax_error(source: SourceFile, message: str, row: int | None, column: int | None) -> FileError:
+    """SL001 at the parser's position (within its cell in a notebook)."""
+    cell, at = source.locate(Location(max(row or 1, 1), max(column or 1, 1)))
+    return FileError(source.path, f"syntax error: {message}", SYNTAX_ERROR, at, cell)
 
 
 def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config, split: bool = False) -> list[Diagnostic] | FileError:
@@ -153,11 +161,21 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
                 del analyzer  # the tree is garbage now: a collection need not walk it
                 _collect_garbage_after(source.text.count("\n"))
     except TimeLimitExceeded as exc:
-        return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)")
+        return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)", NOT_ANALYSED)
     except ParseFailure as exc:
-        return FileError(source.path, str(exc))
+        return _parse_failure(source, exc)
     except RecursionError:
-        return FileError(source.path, "too deeply nested to analyse")
+        return FileError(source.path, "too deeply nested to analyse", NOT_ANALYSED)
+
+
+def _parse_failure(source: SourceFile, exc: Exception) -> FileError:
+    """SL001 from libcst's parser (where Python's accepted the text): at libcst's position when
+    it names one."""
+    cause = exc.__cause__
+    row, column = getattr(cause, "raw_line", None), getattr(cause, "raw_column", None)
+    if isinstance(row, int) and isinstance(column, int):
+        return syntax_error(source, str(getattr(cause, "message", exc)), row, column + 1)
+    return FileError(source.path, str(exc), SYNTAX_ERROR)
 
 
 def _second_pass(items: list[tuple[str, bytes, dict[str, Target], Config]], sizes: list[int], jobs: int | None | Workers) -> list[list[Diagnostic] | FileError]:
@@ -292,7 +310,7 @@ def _index_bytes(args: tuple[str, bytes, str, str, Config]) -> ModuleIndex | Fil
     path, raw, module, package, config = args
     source = decode_source(raw, path)
     if isinstance(source, FileError):
-        return source
+        return locate(source, raw)
     return index_source(source, config, module, package)
 
 
@@ -300,7 +318,7 @@ def _analyze_bytes(args: tuple[str, bytes, dict[str, Target], Config]) -> list[D
     path, raw, targets, config = args
     source = decode_source(raw, path)
     if isinstance(source, FileError):
-        return source
+        return locate(source, raw)
     return _analyze_source(source, targets, config, split=True)
 
 
@@ -316,7 +334,7 @@ def load_findings(cache: Cache | NoCache, key: str, path: str) -> list[Diagnosti
     """A cached second pass, its findings named as this run names the file."""
     entry = cache.load("findings", key)
     if isinstance(entry, FileError):
-        return FileError(path, entry.message)
+        return dataclasses.replace(entry, filename=path)
     if isinstance(entry, list):
         return [d if d.filename == path else dataclasses.replace(d, filename=path) for d in entry]
     return None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from lsprotocol import types
 
 from scalarlint.diagnostics import Applicability, Diagnostic, Edit, Location
+from scalarlint.error_codes import ERROR_CODES
 from scalarlint.lsp.convert import (
     LineIndex,
     minimal_edit,
@@ -169,7 +170,7 @@ def ignore_actions(
     actions: list[types.CodeAction] = []
     seen: set[tuple[str, int]] = set()
     for d, lsp in targets:
-        if (d.code, d.location.row) in seen:
+        if (d.code, d.location.row) in seen or d.code in ERROR_CODES:  # a syntax error is not silenced
             continue
         seen.add((d.code, d.location.row))
         edit = noqa_edit(snapshot.text, d)

@@ -15,6 +15,7 @@ from typing import Any
 from lsprotocol import types
 
 from scalarlint.diagnostics import Diagnostic, Edit, Location, Severity
+from scalarlint.error_codes import ERROR_CODES
 
 SOURCE = "scalarlint"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -88,7 +89,9 @@ def severity(value: Severity) -> types.DiagnosticSeverity:
 
 def message(d: Diagnostic) -> str:
     """The check's name first (editors show the code apart), then the finding, its rule and,
-    when no fix is offered, why."""
+    when no fix is offered, why; a file that could not be checked (SL001-SL003): the problem."""
+    if d.code in ERROR_CODES:  # "syntax error: ..." says what it is already
+        return d.message
     text = f"{d.name}: {d.message}" + (f" [rule: {d.rule}]" if d.rule else "")
     return text + (f"\nNo fix: {d.no_fix_reason}" if d.no_fix_reason else "")
 

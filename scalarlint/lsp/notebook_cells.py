@@ -63,9 +63,9 @@ def check_cells(snapshot: NotebookSnapshot, config: Any) -> NotebookSnapshot:
     source = SourceFile(name, text, "utf-8", text.encode("utf-8", "surrogatepass"), notebook=notebook)
     outcome = check_source(source, config)
     snapshot.diagnostics = {cell_uri: [] for cell_uri, _ in snapshot.cells}
-    if not isinstance(outcome, list):
+    if not isinstance(outcome, list):  # shown in the cell where the parse fails
         snapshot.error = outcome.message
-        return snapshot
+        outcome = [outcome.as_diagnostic()] if outcome.cell is not None else []
     for diagnostic in outcome:
         if diagnostic.cell is not None and 0 < diagnostic.cell <= len(snapshot.cells):
             snapshot.diagnostics[snapshot.cells[diagnostic.cell - 1][0]].append(diagnostic)

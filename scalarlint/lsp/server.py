@@ -224,7 +224,8 @@ class ScalarlintLanguageServer(LanguageServer):
             return snapshot
         if isinstance(outcome, list):
             snapshot.diagnostics = outcome
-        else:
+        else:  # a file that does not parse (or cannot be analysed) is shown where it fails
+            snapshot.diagnostics = [outcome.as_diagnostic()]
             snapshot.error = outcome.message
         return snapshot
 

@@ -50,8 +50,10 @@ def _command(kind: str, properties: dict[str, object], message: str) -> str:
 
 
 def render_github(diagnostics: list[Diagnostic], errors: list[FileError], files: int, color: bool) -> str:
+    """One annotation per finding and per file that could not be checked (at its location, with
+    its code: SL001-SL003)."""
     lines: list[str] = []
-    for d in diagnostics:
+    for d in sorted([*diagnostics, *(e.as_diagnostic() for e in errors)], key=Diagnostic.sort_key):
         message = d.message + (f" [rule: {d.rule}]" if d.rule else "")
         if d.cell is not None:  # lines count within the cell, not the JSON file
             message = f"cell {d.cell}: {message}"
@@ -69,6 +71,4 @@ def render_github(diagnostics: list[Diagnostic], errors: list[FileError], files:
                 message,
             )
         )
-    for e in errors:
-        lines.append(_command("error", {"file": display_path(e.filename), "title": "scalarlint: file not checked"}, e.message))
     return "".join(line + "\n" for line in lines)

@@ -4,9 +4,11 @@ One run with:
 - ``tool.driver``: scalarlint's name, version and home page, and every check as a
   ``reportingDescriptor`` (so a viewer can show the rule's documentation next to a result,
   even for checks that found nothing in this run);
-- ``results``: one per diagnostic, with its location and its fixes as SARIF ``fixes``;
+- ``results``: one per diagnostic, with its location and its fixes as SARIF ``fixes``, and
+  one per file that could not be checked, under its code (SL001 syntax-error, SL002
+  unreadable-file, SL003 not-analysed) at its location, so code scanning shows it in place;
 - ``invocations[0]``: whether the run succeeded, and the files that could not be checked as
-  ``toolExecutionNotifications`` (a file that did not parse is not a clean file, and a
+  ``toolExecutionNotifications`` too (a file that did not parse is not a clean file, and a
   dashboard must be able to tell the difference).
 
 Paths are written relative to the current directory where possible and anchored with the
@@ -78,13 +80,16 @@ def _fix(fix: Fix, location: dict[str, str]) -> dict[str, Any]:
 
 
 def _rules() -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Every check as a reportingDescriptor, in code order, and each code's index."""
+    """Every check, and every code of a file that could not be checked (SL001-SL003), as a
+    reportingDescriptor, in code order, and each code's index."""
     from scalarlint.checks import BY_CODE
+    from scalarlint.error_codes import ERROR_CODES
 
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
-    for code, check in sorted(BY_CODE.items()):
-        info = check.INFO
+    infos = [*ERROR_CODES.values(), *(check.INFO for check in BY_CODE.values())]
+    for info in sorted(infos, key=lambda i: i.code):
+        code = info.code
         index[code] = len(rules)
         rules.append(
             {
@@ -95,7 +100,7 @@ def _rules() -> tuple[list[dict[str, Any]], dict[str, int]]:
                 "help": {"text": info.doc, "markdown": info.doc},
                 "helpUri": _url(info.code),
                 "defaultConfiguration": {"enabled": info.default_enabled},
-                "properties": {"tags": ["gpu", "performance", "autodiff"], "precision": "high"},
+                "properties": {"tags": ["file-not-checked"] if code in ERROR_CODES else ["gpu", "performance", "autodiff"], "precision": "high"},
             }
         )
     return rules, index
@@ -159,11 +164,21 @@ def _folder_uri(folder: Path) -> str:
 
 
 def _notification(error: FileError) -> dict[str, Any]:
+    at = error.location or Location(1, 1)
     return {
         "level": "error",
         "message": {"text": f"{error.filename}: {error.message}"},
-        "locations": [{"physicalLocation": {"artifactLocation": artifact_location(error.filename)}}],
+        "associatedRule": {"id": error.code},
+        "locations": [
+            {"physicalLocation": {"artifactLocation": artifact_location(error.filename), "region": _region(at, at)}},
+        ],
     }
+
+
+def _reported(diagnostics: list[Diagnostic], errors: list[FileError]) -> list[Diagnostic]:
+    """The findings and, as results of their codes at their locations, the files that could
+    not be checked (also named in the invocation's notifications)."""
+    return sorted([*diagnostics, *(e.as_diagnostic() for e in errors)], key=Diagnostic.sort_key)
 
 
 def sarif_log(diagnostics: list[Diagnostic], errors: list[FileError], files: int) -> dict[str, Any]:
@@ -192,7 +207,7 @@ def sarif_log(diagnostics: list[Diagnostic], errors: list[FileError], files: int
                         "properties": {"filesChecked": files},
                     }
                 ],
-                "results": [_result(d, rule_index) for d in diagnostics],
+                "results": [_result(d, rule_index) for d in _reported(diagnostics, errors)],
             }
         ],
     }

@@ -42,7 +42,7 @@ def render_statistics(diagnostics: list[Diagnostic], errors: list[FileError], fi
         return json.dumps([{"code": c.code, "name": c.name, "count": c.count, "fixable": c.fixable} for c in counts], indent=2) + "\n"
     width = max((len(str(c.count)) for c in counts), default=1)
     lines = [f"{c.count:>{width}}\t{c.code}\t{c.marker} {c.name}" for c in counts]
-    lines.extend(f"{e.filename}: error: {e.message}" for e in errors)
+    lines.extend(e.describe() for e in errors)
     total, fixable = sum(c.count for c in counts), sum(c.fixable for c in counts)
     if counts:
         summary = f"Found {plural(total, 'finding')} in {plural(files, 'file')} checked."

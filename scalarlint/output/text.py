@@ -26,8 +26,8 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
         lines.append(f"{where} {style(d.code, fg=code_color, bold=True)}{fix} {d.message}{style(rule, dim=True)}")
         if reasons and d.no_fix_reason:
             lines.append(style(f"  = no fix: {d.no_fix_reason}", dim=True))
-    for e in errors:
-        lines.append(f"{style(e.filename + ':', bold=True)} {style('error:', fg='red', bold=True)} {e.message}")
+    for e in errors:  # as a finding of its code (SL001-SL003): editors and CI jump to the place
+        lines.append(f"{style(f'{e.filename}:{e.where}:', bold=True)} {style(e.code, fg='red', bold=True)} {e.message}")
     n_err = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
     if diagnostics:
         fixable = sum(1 for d in diagnostics if d.fixable)

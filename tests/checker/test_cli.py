@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import stat
 import subprocess
@@ -112,7 +113,7 @@ def test_syntax_error_reported_and_others_still_checked(project: Path) -> None:
     (project / "broken.py").write_text("def rrule(x:\n    return x[0]\n", encoding="utf-8")
     code, out = run(["check", "."], project)
     assert code == 2
-    assert "broken.py: error: syntax error" in out
+    assert "broken.py:1:10: SL001 syntax error: '(' was never closed" in out
     assert "bad.py:10:9: SL102" in out
 
 
@@ -121,8 +122,8 @@ def test_undecodable_and_binary_files(project: Path) -> None:
     (project / "blob.py").write_bytes(b"\x00\x01\x02rrule")
     code, out = run(["check", "."], project)
     assert code == 2
-    assert "latin.py: error: cannot decode as utf-8" in out
-    assert "blob.py: error: binary file" in out
+    assert "latin.py:1:6: SL002 cannot decode as utf-8" in out  # at the bad byte
+    assert "blob.py:1:1: SL002 binary file" in out
     assert "SL102" in out
 
 
@@ -142,13 +143,13 @@ def test_unreadable_file(project: Path) -> None:
         code, out = run(["check", "."], project)
     finally:
         secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
-    assert code == 2 and "secret.py: error: cannot read" in out
+    assert code == 2 and "secret.py:1:1: SL002 cannot read" in out
 
 
 def test_missing_path(project: Path) -> None:
     code, out = run(["check", "nope.py", "bad.py"], project)
     assert code == 2
-    assert "nope.py: error: no such file or directory" in out
+    assert "nope.py:1:1: SL002 no such file or directory" in out
     assert "SL102" in out
 
 
@@ -160,7 +161,7 @@ def test_stdin(project: Path) -> None:
 
 def test_stdin_syntax_error(project: Path) -> None:
     code, out = run(["check", "-"], project, stdin=b"def (:\n")
-    assert code == 2 and "<stdin>: error: syntax error" in out
+    assert code == 2 and "<stdin>:1:5: SL001 syntax error" in out
 
 
 def test_pyproject_configuration(project: Path) -> None:
@@ -295,7 +296,7 @@ def test_unreadable_entry_is_reported_and_the_run_goes_on(project: Path) -> None
     (project / "dangling.py").symlink_to(project / "missing-target.py")
     code, out = run(["check", "."], project)
     assert code == 2
-    assert "dangling.py: error: cannot read" in out
+    assert "dangling.py:1:1: SL002 cannot read" in out
     assert "bad.py:10:9: SL102" in out
 
 
@@ -329,8 +330,8 @@ def test_hostile_files_are_reported_one_by_one(tmp_path: Path) -> None:
     code, out = run(["check", "."], tmp_path)
     assert code == 2
     for name in [*HOSTILE, "loop_a.py", "loop_b.py", "pipe.py"]:
-        assert f"{name}: error:" in out, name
-    assert "pipe.py: error: not a regular file" in out
+        assert re.search(rf"{re.escape(name)}:\d+:\d+: SL00[12] ", out), name
+    assert "pipe.py:1:1: SL002 not a regular file" in out
     assert "Too many levels of symbolic links" in out
     assert "cr_only.py:" in out and "SL10" in out.split("cr_only.py:", 1)[1].splitlines()[0]
     assert "form feed é.py:" in out  # a space and a non-ASCII name, checked like any other
@@ -340,4 +341,4 @@ def test_hostile_files_are_reported_one_by_one(tmp_path: Path) -> None:
 def test_named_fifo_is_reported_not_read(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     code, out = run(["check", "pipe.py"], tmp_path)
-    assert code == 2 and "pipe.py: error: not a regular file" in out
+    assert code == 2 and "pipe.py:1:1: SL002 not a regular file" in out

@@ -58,13 +58,13 @@ def _checked_good(out: str) -> bool:
 def test_wrong_coding_cookie(tree: Path) -> None:
     (tree / "liar.py").write_bytes(b"# -*- coding: ascii -*-\nname = 'caf\xc3\xa9'\n")
     code, out = run(["check", "."], tree)
-    assert code == 2 and "liar.py: error: cannot decode as ascii" in out and _checked_good(out)
+    assert code == 2 and "liar.py:2:12: SL002 cannot decode as ascii" in out and _checked_good(out)
 
 
 def test_device_file_is_never_opened(tree: Path) -> None:
     (tree / "null.py").symlink_to("/dev/null")
     code, out = run(["check", "."], tree)
-    assert code == 2 and "null.py: error: not a regular file" in out and _checked_good(out)
+    assert code == 2 and "null.py:1:1: SL002 not a regular file" in out and _checked_good(out)
 
 
 def test_unreadable_file_simulated(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,7 +79,7 @@ def test_unreadable_file_simulated(tree: Path, monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
     code, out = run(["check", "--jobs", "1", "."], tree)
-    assert code == 2 and "secret.py: error: cannot read: Permission denied" in out and _checked_good(out)
+    assert code == 2 and "secret.py:1:1: SL002 cannot read: Permission denied" in out and _checked_good(out)
 
 
 def test_unreadable_folder_simulated(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,7 +94,7 @@ def test_unreadable_folder_simulated(tree: Path, monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(os, "scandir", scandir)
     code, out = run(["check", "."], tree)
-    assert code == 2 and "locked: error: cannot read folder: Permission denied" in out and _checked_good(out)
+    assert code == 2 and "locked:1:1: SL002 cannot read folder: Permission denied" in out and _checked_good(out)
     assert "inside.py" not in out
 
 
@@ -108,7 +108,7 @@ def test_unreadable_folder(tree: Path) -> None:
         code, out = run(["check", "."], tree)
     finally:
         locked.chmod(stat.S_IRWXU)
-    assert code == 2 and "locked: error: cannot read folder" in out and _checked_good(out)
+    assert code == 2 and "locked:1:1: SL002 cannot read folder" in out and _checked_good(out)
 
 
 def test_file_that_vanishes_after_discovery(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,7 +143,7 @@ def test_a_file_over_the_time_limit_is_reported_and_the_run_goes_on(tree: Path, 
     code, out = run(["check", "--jobs", "1", "--file-time-limit", "5", "."], tree)
     assert time.monotonic() - started < 25
     assert code == 2
-    assert "slow.py: error: not checked: the analysis took longer than 5 s (file-time-limit)" in out
+    assert "slow.py:1:1: SL003 not checked: the analysis took longer than 5 s (file-time-limit)" in out
     assert _checked_good(out)
 
 

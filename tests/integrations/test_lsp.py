@@ -381,11 +381,17 @@ async def test_fix_all_safe(bare_client: LanguageClient, tmp_path: Path, resolve
 
 
 @pytest.mark.asyncio
-async def test_syntax_error_clears_diagnostics_and_logs(client: LanguageClient, workspace: Path) -> None:
+async def test_syntax_error_replaces_the_findings_and_logs(client: LanguageClient, workspace: Path) -> None:
     uri = open_doc(client, workspace / "rule.py", LOOP_RULE)
     assert len(await diagnostics_for(client, uri, 1)) == 3
-    replace_doc(client, uri, LOOP_RULE.replace("def abs_pullback(x, g):", "def abs_pullback(x, g:"), 2)
-    assert await diagnostics_for(client, uri, 2) == []
+    broken = LOOP_RULE.replace("def abs_pullback(x, g):", "def abs_pullback(x, g:")
+    replace_doc(client, uri, broken, 2)
+    (error,) = await diagnostics_for(client, uri, 2)  # the findings go; the syntax error is shown in place
+    assert error.code == "SL001" and error.severity == types.DiagnosticSeverity.Error
+    assert error.message == "syntax error: '(' was never closed"
+    row = next(n for n, line in enumerate(broken.splitlines()) if "def abs_pullback(x, g:" in line)
+    assert error.range.start == types.Position(line=row, character=broken.splitlines()[row].index("("))
+    assert error.code_description is not None and error.code_description.href.endswith("#sl001")
     await wait_until(lambda: any("syntax error" in m.message and "rule.py" in m.message for m in client.log_messages), "a log message")
     # Still alive: code actions on the broken text answer, and fixing the text brings findings back.
     rng = types.Range(start=types.Position(line=7, character=0), end=types.Position(line=7, character=5))

@@ -172,9 +172,9 @@ def test_bad_notebooks_are_reported_one_by_one(tmp_path: Path) -> None:
     nbformat.write(_norms_notebook(), str(tmp_path / "norms.ipynb"))
     result = _scalarlint("check", ".", cwd=tmp_path)
     assert result.returncode == 2
-    assert "broken.ipynb: error: not a notebook: invalid JSON" in result.stdout
-    assert "syntax.ipynb: error: syntax error at cell 2, 1:7" in result.stdout
-    assert "old.ipynb: error: not a notebook: no 'cells' list" in result.stdout
+    assert "broken.ipynb:1:1: SL002 not a notebook: invalid JSON" in result.stdout
+    assert "syntax.ipynb:cell 2:1:7: SL001 syntax error: " in result.stdout
+    assert "old.ipynb:1:1: SL002 not a notebook: no 'cells' list" in result.stdout
     assert "norms.ipynb:cell 4:8:13: SL102" in result.stdout  # the good one is still checked
 
 

@@ -24,6 +24,7 @@ from scalarlint.diagnostics import (
     Location,
     Severity,
 )
+from scalarlint.error_codes import ERROR_CODES
 from scalarlint.output import FORMATS
 from scalarlint.output.github import escape_data, escape_property, render_github
 from scalarlint.output.sarif import sarif_log
@@ -76,9 +77,9 @@ def test_sarif_cli_output_is_valid_and_complete(project: Path) -> None:
     driver = run["tool"]["driver"]
     assert driver["name"] == "scalarlint" and driver["version"] and driver["informationUri"].startswith("https://")
     rules = {r["id"]: r for r in driver["rules"]}
-    assert set(rules) == set(BY_CODE)  # every check, not only the ones that fired
+    assert set(rules) == set(BY_CODE) | set(ERROR_CODES)  # every check, not only the ones that fired
     for code, rule in rules.items():
-        info = BY_CODE[code].INFO
+        info = BY_CODE[code].INFO if code in BY_CODE else ERROR_CODES[code]
         assert rule["name"] == info.name
         assert rule["shortDescription"]["text"] == info.summary
         assert rule["help"]["markdown"] == info.doc
@@ -86,7 +87,13 @@ def test_sarif_cli_output_is_valid_and_complete(project: Path) -> None:
         assert rule["helpUri"].endswith("#" + code.lower())
 
     results = run["results"]
-    assert {r["ruleId"] for r in results} == {"SL101", "SL102", "SL104"}
+    assert {r["ruleId"] for r in results} == {"SL001", "SL101", "SL102", "SL104"}
+    (syntax,) = [r for r in results if r["ruleId"] == "SL001"]  # the file that does not parse, in place
+    assert driver["rules"][syntax["ruleIndex"]]["id"] == "SL001" and syntax["level"] == "error"
+    where = syntax["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"] == {"uri": "pkg/broken.py", "uriBaseId": "%SRCROOT%"}
+    assert where["region"]["startLine"] >= 1 and where["region"]["startColumn"] >= 1
+    results = [r for r in results if r["ruleId"] != "SL001"]
     for r in results:
         assert r["level"] == "error"  # inside a loop over data
         assert driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"]
@@ -134,7 +141,9 @@ def test_sarif_fixes_and_uris(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     ]
     log = sarif_log(diags, [FileError("<stdin>", "cannot decode")], 2)
     assert not list(_validator().iter_errors(log))
-    first, second = log["runs"][0]["results"]
+    by_code = {r["ruleId"]: r for r in log["runs"][0]["results"]}
+    first, second = by_code["SL101"], by_code["SL102"]
+    assert by_code["SL002"]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "%3Cstdin%3E"
     assert first["level"] == "warning"
     (sarif_fix,) = first["fixes"]
     assert sarif_fix["description"]["text"] == "Use a size-1 slice (unsafe)"
@@ -158,7 +167,8 @@ def test_github_cli_output(project: Path) -> None:
     assert lines[1].startswith("::error file=pkg/bad.py,line=8,col=9,endLine=8,endColumn=14,title=SL102 scalar-setindex::")
     assert lines[2].startswith("::error file=pkg/bad.py,line=8,col=25,endLine=8,endColumn=29,title=SL101 scalar-getindex::scalar read `x[i]`")
     assert lines[2].endswith("[rule: abs_pullback]")
-    assert lines[3].startswith("::error file=pkg/broken.py,title=scalarlint%3A file not checked::syntax error")
+    assert lines[3].startswith("::error file=pkg/broken.py,line=1,col=")
+    assert ",title=SL001 syntax-error::syntax error: " in lines[3]
     assert len(lines) == 4
 
 
