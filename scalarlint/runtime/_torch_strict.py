@@ -34,6 +34,7 @@ from ._report import refuse
 __all__ = ["StrictTensorMode", "acquire", "release", "to_host_tensor"]
 
 _ARRAY = "a strict CPU tensor"
+_HOST_SCALARS = (int, float, complex, np.generic)
 _Check = Callable[[tuple[Any, ...], dict[str, Any]], "tuple[str, str] | None"]
 
 
@@ -90,7 +91,11 @@ def _getitem(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, str] |
 
 
 def _setitem(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, str] | None:
-    return _key_access(args[1], tuple(args[0].shape), "setindex")
+    key, value = args[1], args[2]
+    mask = key[0] if type(key) is tuple and len(key) == 1 else key
+    if isinstance(mask, torch.Tensor) and mask.dtype is torch.bool and isinstance(value, _HOST_SCALARS):
+        return None  # `x[mask] = 0.0`: PyTorch runs it as masked_fill_, no sync on CUDA either
+    return _key_access(key, tuple(args[0].shape), "setindex")
 
 
 def _format(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, str] | None:

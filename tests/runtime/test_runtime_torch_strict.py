@@ -65,7 +65,7 @@ REFUSED: dict[str, tuple[Callable[[Any], Any], str, str]] = {
     "slice-bound": (lambda x: x[torch.argmax(x) : torch.argmax(x) + 1], "a slice bound", "SL105"),
     "mask": (lambda x: x[x > 0], "boolean mask", "SL106"),
     "bool-list": (lambda x: x[[True, False, True, False, True]], "boolean mask", "SL106"),
-    "mask-write": (lambda x: x.__setitem__(x < 0, 0.0), "boolean mask", "SL106"),
+    "mask-write": (lambda x: x.__setitem__(x < 0, x[:1]), "boolean mask", "SL106"),
     "nonzero": (lambda x: torch.nonzero(x), "nonzero()", "SL106"),
     "method-nonzero": (lambda x: x.nonzero(), "nonzero()", "SL106"),
     "argwhere": (lambda x: torch.argwhere(x), "argwhere()", "SL106"),
@@ -137,6 +137,7 @@ ALLOWED: dict[str, Callable[[Any], Any]] = {
     "integer-list-gather": lambda x: x[[0, 2]],
     "integer-tensor-scatter": lambda x: x.__setitem__(torch.tensor([0, 2]), 1.0),
     "ellipsis-new-axis": lambda x: x[..., None],
+    "mask-fill-with-a-scalar": lambda x: x.__setitem__(x < 0, 0.0),  # masked_fill_ on CUDA: no sync
     "index_add_": lambda x: x.index_add_(0, torch.tensor([0, 0, 1]), torch.ones(3)),
     "scatter_add": lambda x: x.scatter_add(0, torch.tensor([1, 1]), torch.ones(2)),
     "gather": lambda x: torch.gather(x, 0, torch.tensor([4, 0])),
