@@ -39,6 +39,7 @@ _SELECTED = pytest.StashKey[tuple[str, ...]]()
 _LOADED = pytest.StashKey[dict[str, Any]]()  # backend name -> Backend, or the reason it is absent
 _OUTCOMES = pytest.StashKey[dict[str, dict[str, int]]]()  # backend -> outcome -> count
 _ITEM_BACKEND = pytest.StashKey[str]()
+_RECORDER = pytest.StashKey[Any]()  # scalarlint.runtime_record.Recorder of a --scalarlint-record run
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,6 +57,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="run every test inside scalarlint.runtime.disallow_scalar(): scalar access fails the test",
+    )
+    group.addoption(
+        "--scalarlint-record",
+        metavar="FILE",
+        default=None,
+        help="run every test strictly but record scalar accesses instead of failing, and write them "
+        "(path, line, operation, check code, count, test ids) to FILE as JSON, for "
+        "`scalarlint check --runtime FILE`",
     )
     parser.addini("scalarlint_backends", "default for --scalarlint-backends", default="all")
 
@@ -94,7 +103,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SELECTED] = selected_backends(str(value))
     config.stash[_LOADED] = {}
     config.stash[_OUTCOMES] = {}
+    if config.getoption("--scalarlint-record"):
+        from scalarlint.runtime_record import Recorder
 
+        config.stash[_RECORDER] = Recorder(config.rootpath)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    recorder = config.stash.get(_RECORDER, None)
+    if recorder is not None:
+        recorder.write(Path(config.getoption("--scalarlint-record")))
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     parts = []
@@ -105,7 +123,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
             parts.append(name)
         else:
             parts.append(f"{name} (not installed: its tests are skipped)")
-    policy = "every test (--scalarlint-strict)" if config.getoption("--scalarlint-strict") else "tests marked scalar_strict"
+    if config.getoption("--scalarlint-record"):
+        policy = f"every test, recording to {config.getoption('--scalarlint-record')} (--scalarlint-record)"
+    elif config.getoption("--scalarlint-strict"):
+        policy = "every test (--scalarlint-strict)"
+    else:
+        policy = "tests marked scalar_strict"
     return [f"scalarlint: xp backends: {', '.join(parts)}", f"scalarlint: disallow_scalar() around {policy}"]
 
 
@@ -215,7 +238,9 @@ def check_rule(scalarlint_backend: Any) -> RuleCheck:
 
 # -- the strict policy -------------------------------------------------------------------------
 def _strict(item: pytest.Item) -> bool:
-    return bool(item.config.getoption("--scalarlint-strict") or item.get_closest_marker("scalar_strict"))
+    config = item.config
+    return bool(config.getoption("--scalarlint-strict") or config.getoption("--scalarlint-record")
+                or item.get_closest_marker("scalar_strict"))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -225,8 +250,21 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, None]:
         return
     from scalarlint.runtime import disallow_scalar
 
-    with disallow_scalar():
-        yield
+    recorder = item.config.stash.get(_RECORDER, None)
+    if recorder is None:
+        with disallow_scalar():
+            yield
+        return
+    from scalarlint.runtime._report import set_recorder
+
+    previous = set_recorder(recorder.site)
+    recorder.start_test(item.nodeid)
+    try:
+        with disallow_scalar():
+            yield
+    finally:
+        recorder.end_test()
+        set_recorder(previous)
 
 
 def _scalar_error(excinfo: Any) -> BaseException | None:
