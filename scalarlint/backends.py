@@ -17,6 +17,10 @@ Backends:
 ``torch``
     PyTorch through ``array_api_compat.torch``: on CUDA when PyTorch sees a GPU, else on the
     CPU. ``torch-cuda`` and ``torch-cpu`` name one device explicitly.
+``torch-strict``
+    PyTorch on the CPU in strict mode: the tensors are plain CPU tensors, and the backend's
+    policy (``disallow_scalar(backends=("torch-cpu",))``) refuses scalar access to them as the
+    strict array does (``scalarlint.runtime._torch_strict``). No GPU needed.
 ``jax``
     ``jax.numpy`` on JAX's default device (float32 unless ``jax_enable_x64`` is set).
 """
@@ -33,7 +37,7 @@ from .runtime import StrictArray, strict, strict_namespace, to_host
 
 __all__ = ["Backend", "BackendUnavailable", "BACKEND_NAMES", "load_backend"]
 
-BACKEND_NAMES = ("numpy", "strict", "cupy", "torch", "jax")
+BACKEND_NAMES = ("numpy", "strict", "cupy", "torch", "torch-strict", "jax")
 _ALIASES = ("torch-cpu", "torch-cuda")
 
 # Functions of an array namespace that create arrays from nothing: on a CUDA torch backend
@@ -140,6 +144,23 @@ def _torch(device: str | None) -> Backend:
     )
 
 
+def _torch_strict() -> Backend:
+    torch = _import("torch", "torch: PyTorch")
+    if not hasattr(torch.overrides, "TorchFunctionMode"):
+        raise BackendUnavailable(f"torch: PyTorch {torch.__version__} has no TorchFunctionMode")
+    compat = importlib.import_module("array_api_compat.torch")
+    return Backend(
+        "torch-strict",
+        f"torch {torch.__version__} (cpu, strict)",
+        "torch.Tensor (cpu, strict)",
+        compat,
+        lambda a: torch.tensor(a, device="cpu"),
+        to_host,
+        lambda t: isinstance(t, torch.Tensor) and not t.is_cuda,
+        ("torch-cpu",),
+    )
+
+
 def _jax() -> Backend:
     jax = _import("jax", "jax: JAX")
     jnp = importlib.import_module("jax.numpy")
@@ -157,6 +178,7 @@ def load_backend(name: str) -> Backend:
         "torch": lambda: _torch(None),
         "torch-cpu": lambda: _torch("cpu"),
         "torch-cuda": lambda: _torch("cuda"),
+        "torch-strict": _torch_strict,
         "jax": _jax,
     }
     if name not in loaders:

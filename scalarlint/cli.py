@@ -60,6 +60,8 @@ def main() -> None:
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="Cache folder (default: the cache-dir setting, else $XDG_CACHE_HOME/scalarlint).")
 @click.option("--show-files", is_flag=True, help="List the files this run would check, and exit.")
 @click.option("--show-settings", is_flag=True, help="Print the configuration this run would use, and exit.")
+@click.option("--runtime", "runtime_record", type=click.Path(path_type=Path, dir_okay=False), help="Join the findings with a `pytest --scalarlint-record` file: mark those confirmed by the tests and list accesses the checker missed.")
+@click.option("--runtime-findings", is_flag=True, help="With --runtime, report the accesses seen at runtime but not reported as findings.")
 def check(
     paths: tuple[Path, ...],
     select: str | None,
@@ -85,6 +87,8 @@ def check(
     no_cache: bool = False,
     cache_dir: Path | None = None,
     verbose: bool = False,
+    runtime_record: Path | None = None,
+    runtime_findings: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source, quiet_gc
@@ -112,6 +116,10 @@ def check(
         _explain_run(targets, anchor, config, config_file, show_settings, show_files)
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json")
+    if runtime_record is not None:
+        from scalarlint.runtime_join import run_check
+
+        sys.exit(run_check(targets, config, jobs, runtime_record, runtime_findings, output_format, output_file, exit_zero))
 
     report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes)
     if fix or diff:

@@ -6,7 +6,9 @@ library until a test asks for one of its fixtures or its strict policy: the back
 :mod:`scalarlint.runtime` are imported then, and the checker (libcst, astroid, click) never.
 
 * ``xp``: the array namespace of one backend; a test that takes it runs once per backend
-  (ids ``[numpy]``, ``[strict]``, ``[cupy]``, ``[torch]``, ``[jax]``). A backend that is not
+  (ids ``[numpy]``, ``[strict]``, ``[cupy]``, ``[torch]``, ``[torch-strict]``, ``[jax]``;
+  ``torch-strict`` is PyTorch on the CPU with the test inside ``disallow_scalar()``, so scalar
+  access to its tensors fails the test as on the strict array). A backend that is not
   installed, or has no GPU, is *skipped with the reason*, never dropped silently;
   ``--scalarlint-backends`` selects (``numpy,strict``, ``available``, ``all``), the report
   header says which backends are installed and the summary which ones ran.
@@ -15,8 +17,9 @@ library until a test asks for one of its fixtures or its strict policy: the back
 * ``check_rule``: :func:`scalarlint.testing.check_rule` for the backend in use (and, on
   NumPy, :func:`~scalarlint.testing.check_rule_fd`: the derivative against finite differences).
 * ``@pytest.mark.scalar_strict`` and ``--scalarlint-strict``: the test body runs inside
-  :func:`scalarlint.runtime.disallow_scalar`, which also arms PyTorch's and CuPy's own sync
-  detectors; a failure caused by scalar access names the offending line of the code under test.
+  :func:`scalarlint.runtime.disallow_scalar`, which makes CPU tensors strict (PyTorch imported)
+  and arms PyTorch's and CuPy's own sync detectors; a failure caused by scalar access names the
+  offending line of the code under test.
 """
 
 from __future__ import annotations
@@ -28,14 +31,15 @@ from typing import Any, Generator
 
 import pytest
 
-BACKENDS = ("numpy", "strict", "cupy", "torch", "jax")
-_LIBRARIES = {"numpy": "numpy", "strict": "numpy", "cupy": "cupy", "torch": "torch", "jax": "jax"}
+BACKENDS = ("numpy", "strict", "cupy", "torch", "torch-strict", "jax")
+_LIBRARIES = {"numpy": "numpy", "strict": "numpy", "cupy": "cupy", "torch": "torch", "torch-strict": "torch", "jax": "jax"}
 _RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 
 _SELECTED = pytest.StashKey[tuple[str, ...]]()
 _LOADED = pytest.StashKey[dict[str, Any]]()  # backend name -> Backend, or the reason it is absent
 _OUTCOMES = pytest.StashKey[dict[str, dict[str, int]]]()  # backend -> outcome -> count
 _ITEM_BACKEND = pytest.StashKey[str]()
+_RECORDER = pytest.StashKey[Any]()  # scalarlint.runtime_record.Recorder of a --scalarlint-record run
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,6 +57,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="run every test inside scalarlint.runtime.disallow_scalar(): scalar access fails the test",
+    )
+    group.addoption(
+        "--scalarlint-record",
+        metavar="FILE",
+        default=None,
+        help="run every test strictly but record scalar accesses instead of failing, and write them "
+        "(path, line, operation, check code, count, test ids) to FILE as JSON, for "
+        "`scalarlint check --runtime FILE`",
     )
     parser.addini("scalarlint_backends", "default for --scalarlint-backends", default="all")
 
@@ -85,13 +97,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "scalar_strict: run the test inside scalarlint.runtime.disallow_scalar() "
-        "(scalar access on strict, CuPy and PyTorch CUDA arrays fails the test)",
+        "(scalar access on strict arrays, PyTorch CPU and CUDA tensors and CuPy arrays fails the test)",
     )
     value = config.getoption("--scalarlint-backends") or config.getini("scalarlint_backends")
     config.stash[_SELECTED] = selected_backends(str(value))
     config.stash[_LOADED] = {}
     config.stash[_OUTCOMES] = {}
+    if config.getoption("--scalarlint-record"):
+        from scalarlint.runtime_record import Recorder
 
+        config.stash[_RECORDER] = Recorder(config.rootpath)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    recorder = config.stash.get(_RECORDER, None)
+    if recorder is not None:
+        recorder.write(Path(config.getoption("--scalarlint-record")))
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     parts = []
@@ -102,7 +123,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
             parts.append(name)
         else:
             parts.append(f"{name} (not installed: its tests are skipped)")
-    policy = "every test (--scalarlint-strict)" if config.getoption("--scalarlint-strict") else "tests marked scalar_strict"
+    if config.getoption("--scalarlint-record"):
+        policy = f"every test, recording to {config.getoption('--scalarlint-record')} (--scalarlint-record)"
+    elif config.getoption("--scalarlint-strict"):
+        policy = "every test (--scalarlint-strict)"
+    else:
+        policy = "tests marked scalar_strict"
     return [f"scalarlint: xp backends: {', '.join(parts)}", f"scalarlint: disallow_scalar() around {policy}"]
 
 
@@ -153,12 +179,20 @@ def scalarlint_backend(request: pytest.FixtureRequest, xp: Any) -> Any:
 
 
 @pytest.fixture
-def xp(request: pytest.FixtureRequest) -> Any:
+def xp(request: pytest.FixtureRequest) -> Generator[Any, None, None]:
     """The array namespace of one backend: ``numpy``, the strict array's namespace, ``cupy``,
-    ``array_api_compat.torch`` (creating on CUDA when PyTorch has a GPU) or ``jax.numpy``."""
+    ``array_api_compat.torch`` (creating on CUDA when PyTorch has a GPU; on the CPU under a
+    strict policy for ``torch-strict``) or ``jax.numpy``."""
     name = getattr(request, "param", "strict")
     request.node.stash[_ITEM_BACKEND] = name
-    return _backend(request.config, name).namespace
+    backend = _backend(request.config, name)
+    if name != "torch-strict":
+        yield backend.namespace
+        return
+    from scalarlint.runtime import disallow_scalar
+
+    with disallow_scalar(backends=backend.policy):
+        yield backend.namespace
 
 
 class RuleCheck:
@@ -204,7 +238,9 @@ def check_rule(scalarlint_backend: Any) -> RuleCheck:
 
 # -- the strict policy -------------------------------------------------------------------------
 def _strict(item: pytest.Item) -> bool:
-    return bool(item.config.getoption("--scalarlint-strict") or item.get_closest_marker("scalar_strict"))
+    config = item.config
+    return bool(config.getoption("--scalarlint-strict") or config.getoption("--scalarlint-record")
+                or item.get_closest_marker("scalar_strict"))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -214,8 +250,21 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, None]:
         return
     from scalarlint.runtime import disallow_scalar
 
-    with disallow_scalar():
-        yield
+    recorder = item.config.stash.get(_RECORDER, None)
+    if recorder is None:
+        with disallow_scalar():
+            yield
+        return
+    from scalarlint.runtime._report import set_recorder
+
+    previous = set_recorder(recorder.site)
+    recorder.start_test(item.nodeid)
+    try:
+        with disallow_scalar():
+            yield
+    finally:
+        recorder.end_test()
+        set_recorder(previous)
 
 
 def _scalar_error(excinfo: Any) -> BaseException | None:
@@ -233,11 +282,18 @@ def _scalar_error(excinfo: Any) -> BaseException | None:
 
 
 def offending_line(error: BaseException) -> str | None:
-    """``path:line in function: code`` of the innermost frame outside scalarlint's runtime."""
+    """``path:line in function: code`` of the line the runtime found (the innermost frame
+    outside scalarlint's runtime and the array libraries), else of the innermost traceback
+    frame outside the runtime."""
     import linecache
     import traceback
 
+    location = getattr(error, "location", None)
     frames = [f for f in traceback.extract_tb(error.__traceback__) if not _in_runtime(f.filename)]
+    if location is not None:
+        path, line = location
+        name = next((f.name for f in reversed(frames) if f.filename == path and f.lineno == line), "?")
+        return f"{path}:{line} in {name}: {linecache.getline(path, line).strip()}"
     if not frames:
         return None
     frame = frames[-1]

@@ -33,7 +33,7 @@ from .runtime import ScalarIndexingError, StrictArray, disallow_scalar, to_host
 
 __all__ = ["BackendUnavailable", "check_rule", "check_rule_fd", "KNOWN_BACKENDS"]
 
-KNOWN_BACKENDS = ("strict", "cupy", "torch", "torch-cpu")
+KNOWN_BACKENDS = ("strict", "cupy", "torch", "torch-cpu", "torch-strict")
 
 # Deterministic cotangents: the same rule and inputs always meet the same dy.
 _COTANGENT_SEED = 20240607
@@ -42,7 +42,8 @@ _CONVERTED_KINDS = "fciub"  # float, complex, integer (index arrays) and bool ar
 
 def _load_backend(name: str) -> Backend:
     """A backend ``check_rule`` can compare with NumPy; ``torch`` means PyTorch on CUDA (the GPU
-    is what the check is for), ``torch-cpu`` PyTorch on the CPU."""
+    is what the check is for), ``torch-cpu`` PyTorch on the CPU, ``torch-strict`` PyTorch on
+    the CPU with scalar access refused (no GPU needed)."""
     if name not in KNOWN_BACKENDS:
         raise ValueError(f"unknown backend {name!r}; known: {', '.join(KNOWN_BACKENDS)}")
     return load_backend("torch-cuda" if name == "torch" else name)

@@ -7,7 +7,18 @@ the person reading it is usually looking at a rule they did not write.
 
 from __future__ import annotations
 
-__all__ = ["ScalarIndexingError", "scalar_error"]
+__all__ = ["ScalarIndexingError", "scalar_error", "CHECK_CODES"]
+
+# The static check that reports each kind of operation at its source line (docs/checks.md).
+# A search loop (SL103) shows up at run time as the element reads inside it (SL101).
+CHECK_CODES: dict[str, str] = {
+    "getindex": "SL101",
+    "setindex": "SL102",
+    "iteration": "SL104",
+    "conversion": "SL105",
+    "slice-bound": "SL105",
+    "data-dependent": "SL106",
+}
 
 # Why each kind of operation is slow on a GPU, and the ways out specific to it.
 # Every message also offers the generic ways out (vectorize, size-1 slice,
@@ -67,6 +78,10 @@ class ScalarIndexingError(RuntimeError):
         operation: what was attempted (``"getindex"``, ``"float()"``,
             ``"nonzero()"``, ...), or ``None`` for a re-raised, annotated error.
         shape: the shape of the array involved, when known.
+        kind: the kind of access (a key of ``CHECK_CODES``), when known.
+        location: ``(path, line)`` of the code that made the access (the
+            innermost frame outside scalarlint's runtime and the array
+            library), when known.
     """
 
     def __init__(
@@ -75,10 +90,18 @@ class ScalarIndexingError(RuntimeError):
         *,
         operation: str | None = None,
         shape: tuple[int, ...] | None = None,
+        kind: str | None = None,
     ) -> None:
         super().__init__(message)
         self.operation = operation
         self.shape = shape
+        self.kind = kind
+        self.location: tuple[str, int] | None = None
+
+    @property
+    def code(self) -> str | None:
+        """The static check (``SL101`` ... ``SL106``) that reports this kind of access."""
+        return CHECK_CODES.get(self.kind or "")
 
 
 def scalar_error(
@@ -87,6 +110,7 @@ def scalar_error(
     kind: str,
     *,
     detail: str = "",
+    array: str = "a StrictArray",
 ) -> ScalarIndexingError:
     """Build the error for ``operation`` of ``kind`` (a key of ``_KINDS``).
 
@@ -94,11 +118,11 @@ def scalar_error(
     the traceback ends at the offending operation.
     """
     cost, specific = _KINDS[kind]
-    where = "a device array" if shape is None else f"a StrictArray of shape {shape}"
+    where = "a device array" if shape is None else f"{array} of shape {shape}"
     ways = f"{specific}; or {_GENERIC_WAYS_OUT}" if specific else _GENERIC_WAYS_OUT
     message = (
         f"Scalar indexing is disallowed: {operation} on {where}{detail}.\n"
         f"On a GPU this {cost}.\n"
         f"Ways out: {ways}."
     )
-    return ScalarIndexingError(message, operation=operation, shape=shape)
+    return ScalarIndexingError(message, operation=operation, shape=shape, kind=kind)

@@ -18,6 +18,7 @@ import numpy as np
 
 from ._context import scalar_allowed
 from ._errors import scalar_error
+from ._report import refuse
 
 __all__ = ["prepare_key"]
 
@@ -37,7 +38,7 @@ def _host_slice(part: slice, shape: tuple[int, ...], device_cls: type) -> slice:
     for bound in (part.start, part.stop, part.step):
         if isinstance(bound, device_cls):
             if not scalar_allowed():
-                raise scalar_error("a slice bound", shape, "slice-bound")
+                refuse(scalar_error("a slice bound", shape, "slice-bound"))
             bound = operator.index(bound._data)  # type: ignore[attr-defined]
         bounds.append(bound)
     return slice(*bounds)
@@ -60,7 +61,7 @@ def prepare_key(key: Any, shape: tuple[int, ...], device_cls: type, *, write: bo
         if isinstance(part, device_cls):
             data = part._data  # type: ignore[attr-defined]
             if data.dtype == np.bool_ and not allowed:
-                raise scalar_error(f"{operation} with a boolean mask", shape, "data-dependent")
+                refuse(scalar_error(f"{operation} with a boolean mask", shape, "data-dependent"))
             non_scalar = True  # gather/scatter kernel, no sync
             prepared.append(data)
         elif _is_host_int(part):
@@ -77,15 +78,15 @@ def prepare_key(key: Any, shape: tuple[int, ...], device_cls: type, *, write: bo
         else:
             array = part if isinstance(part, np.ndarray) else np.asarray(part)
             if array.dtype == np.bool_ and not allowed:
-                raise scalar_error(f"{operation} with a boolean mask", shape, "data-dependent")
+                refuse(scalar_error(f"{operation} with a boolean mask", shape, "data-dependent"))
             non_scalar = True  # integer-array index: one kernel
             prepared.append(array)
     if not allowed and not non_scalar and host_ints and host_ints == len(shape):
         shown = ", ".join("..." if p is Ellipsis else str(int(p)) for p in parts)
-        raise scalar_error(
+        refuse(scalar_error(
             f"{operation} x[{shown}]" + (" = ..." if write else ""),
             shape,
             operation,
             detail=" with host integer indices",
-        )
+        ))
     return tuple(prepared) if type(key) is tuple else prepared[0]

@@ -25,7 +25,20 @@ for real GPU libraries, switches on the sync detector each one offers:
     in other libraries go unseen. Because the flag is thread-local, asyncio
     tasks that interleave scopes in one thread share it.
 
-Neither detector sees per-element *launches* (a loop of ``dx[i] = v`` never
+``torch-cpu``
+    Strict CPU tensors (``scalarlint.runtime._torch_strict``): a
+    ``torch.overrides.TorchFunctionMode`` pushed on the *thread's* mode stack
+    while the policy is open, refusing what ``StrictArray`` refuses. It is
+    per thread: threads started inside the policy (a ``DataLoader`` worker,
+    an executor) are not covered unless they open their own policy, while the
+    autograd engine's CPU work runs on the thread that called ``backward()``
+    and is covered. It sees only calls that reach ``__torch_function__``:
+    C++ extensions, TorchScript and ``torch.compile``-d graphs, code that
+    works on ``tensor.numpy()`` views taken before the policy opened, and
+    ``torch.equal``/``torch.allclose`` (Python bools, a sync on a GPU) pass
+    unseen.
+
+Neither GPU detector sees per-element *launches* (a loop of ``dx[i] = v`` never
 syncs, it is just slow): only the strict array and the static checker catch
 those. Backend libraries are imported lazily: a hook is used only when its
 library is already imported (``sys.modules``) or explicitly requested with
@@ -51,7 +64,7 @@ from ._context import ScalarScope, add_transition_hook, remove_transition_hook
 
 __all__ = ["disallow_scalar", "KNOWN_BACKENDS"]
 
-KNOWN_BACKENDS = ("torch", "cupy")
+KNOWN_BACKENDS = ("torch", "torch-cpu", "cupy")
 
 
 def _import_if(name: str, explicit: bool) -> Any:
@@ -128,6 +141,26 @@ def _torch_mode_number(mode: Any) -> Any:
     return {"default": 0, "warn": 1, "error": 2}.get(mode, mode)
 
 
+class _TorchStrictCpu:
+    """Strict CPU tensors (``_torch_strict``): a per-thread ``TorchFunctionMode``."""
+
+    name = "torch-cpu"
+
+    def acquire(self, explicit: bool) -> bool:
+        torch = _import_if("torch", explicit)
+        if getattr(torch, "overrides", None) is None or not hasattr(torch.overrides, "TorchFunctionMode"):
+            return False  # not PyTorch, or one too old for function modes
+        from . import _torch_strict
+
+        _torch_strict.acquire()
+        return True
+
+    def release(self) -> None:
+        from . import _torch_strict
+
+        _torch_strict.release()
+
+
 class _CupyAllowSynchronize:
     """Thread-local ``cupyx.allow_synchronize``, as a per-thread stack of scopes."""
 
@@ -191,7 +224,7 @@ class _CupyAllowSynchronize:
             self._exit("scope")
 
 
-_HOOKS = {"torch": _TorchSyncDebug(), "cupy": _CupyAllowSynchronize()}
+_HOOKS = {"torch": _TorchSyncDebug(), "torch-cpu": _TorchStrictCpu(), "cupy": _CupyAllowSynchronize()}
 
 
 class disallow_scalar(ScalarScope):  # noqa: N801 - used like a function

@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 from ._context import scalar_allowed
 from ._errors import scalar_error
+from ._report import refuse
 
 __all__ = ["check_data_dependent", "check_host_params", "DATA_SCALAR_FUNCTIONS"]
 
@@ -133,7 +134,7 @@ def check_data_dependent(name: str, args: tuple[Any, ...], kwargs: dict[str, Any
         first = args[0] if args else next(iter(kwargs.values()), None)
         shape = getattr(first, "shape", None)
         label = "where() with one argument" if one_arg_where else f"{name}()"
-        raise scalar_error(label, shape, "data-dependent")
+        refuse(scalar_error(label, shape, "data-dependent"))
 
 
 def check_host_params(
@@ -148,9 +149,10 @@ def check_host_params(
     candidates += [(f"argument {key!r}", v) for key, v in kwargs.items() if key in _HOST_KEYWORDS]
     for label, value in candidates:
         for device in _device_values(value, device_cls):
-            raise scalar_error(
+            refuse(scalar_error(
                 f"int() of a device scalar passed as {label} of {name}()",
                 device.shape,
                 "conversion",
                 detail=" (shapes, axes and counts are host integers)",
-            )
+            ))
+            return  # one report per call (record mode goes on)

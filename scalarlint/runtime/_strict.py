@@ -13,6 +13,7 @@ in Julia), and it needs no GPU to find out.
 from __future__ import annotations
 
 import operator
+import sys
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -20,6 +21,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ._context import run_with_scalar_allowed, scalar_allowed
 from ._errors import ScalarIndexingError, scalar_error
+from ._report import refuse
 from ._indexing import prepare_key
 from ._rules import DATA_SCALAR_FUNCTIONS, check_data_dependent, check_host_params
 
@@ -165,7 +167,7 @@ class StrictArray(NDArrayOperatorsMixin):
     # -- host conversions: a sync on a GPU -------------------------------------
     def _require_scalar(self, operation: str) -> None:
         if not scalar_allowed():
-            raise scalar_error(operation, self._data.shape, "conversion")
+            refuse(scalar_error(operation, self._data.shape, "conversion"))
 
     def __bool__(self) -> bool:
         self._require_scalar("bool() (an `if`, `while`, `and`/`or` on an array)")
@@ -207,12 +209,12 @@ class StrictArray(NDArrayOperatorsMixin):
     def flat(self) -> Any:
         """NumPy's flat iterator over *host* values; only inside ``allow_scalar()``."""
         if not scalar_allowed():
-            raise scalar_error(".flat (element-wise access)", self._data.shape, "iteration")
+            refuse(scalar_error(".flat (element-wise access)", self._data.shape, "iteration"))
         return self._data.flat
 
     def __iter__(self) -> Iterator[StrictArray]:
         if not scalar_allowed():
-            raise scalar_error("iteration (for/list/zip/sum/max/sorted)", self._data.shape, "iteration")
+            refuse(scalar_error("iteration (for/list/zip/sum/max/sorted)", self._data.shape, "iteration"))
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return iter([wrap(item) for item in self._data])
@@ -227,7 +229,8 @@ class StrictArray(NDArrayOperatorsMixin):
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         # CuPy refuses implicit conversion too (TypeError, "use .get()"); this
         # is what keeps np.asarray(x) and np.array(x) from being escape hatches.
-        raise ScalarIndexingError(
+        # Refused even inside allow_scalar(); in record mode recorded, then converted.
+        refuse(ScalarIndexingError(
             f"Implicit conversion of a StrictArray of shape {self._data.shape} to a "
             "host numpy array (np.asarray/np.array/np.testing on the array) is "
             "disallowed: on a GPU it is a device-to-host copy and sync. Call "
@@ -236,7 +239,9 @@ class StrictArray(NDArrayOperatorsMixin):
             "on the device.",
             operation="__array__",
             shape=self._data.shape,
-        )
+            kind="conversion",
+        ))
+        return self._data if dtype is None else self._data.astype(dtype)
 
     def __repr__(self) -> str:
         body = np.array2string(self._data, separator=", ", prefix="StrictArray(")
@@ -421,9 +426,14 @@ def to_host(x: Any) -> np.ndarray:
     """Copy ``x`` back to a host ``numpy.ndarray``; always allowed.
 
     The explicit, intended way out (``cupy.asnumpy``, ``tensor.cpu()``).
-    NumPy arrays and Python scalars are accepted too, so tests can call it on
-    whatever a rule returned.
+    NumPy arrays, PyTorch tensors (detached; strict CPU tensors included)
+    and Python scalars are accepted too, so tests can call it on whatever a
+    rule returned.
     """
     if isinstance(x, StrictArray):
         return x._data.copy()
+    if type(x).__module__.startswith("torch") and "torch" in sys.modules:
+        from ._torch_strict import to_host_tensor
+
+        return to_host_tensor(x)
     return np.array(x, copy=True)

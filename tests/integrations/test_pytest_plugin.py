@@ -260,3 +260,74 @@ def test_plugin_and_runtime_stay_free_of_the_checker(pytester: pytest.Pytester) 
     )
     result = pytester.runpytest_subprocess("--scalarlint-backends=numpy,strict", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
+
+
+TORCH_RULES = '''\
+import torch
+
+
+class LoopSquare(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return (x * x).sum()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        dx = torch.zeros_like(x)
+        for i in range(x.shape[0]):
+            dx[i] = 2 * g * x[i]
+        return dx
+'''
+
+TORCH_TESTS = '''\
+import pytest
+import torch
+
+from loops import LoopSquare
+
+
+def test_gradient():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    LoopSquare.apply(x).backward()
+    torch.testing.assert_close(x.grad, 2 * x.detach())
+
+
+@pytest.mark.scalar_strict
+def test_gradient_strict():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    LoopSquare.apply(x).backward()
+'''
+
+
+@pytest.mark.skipif(not _installed("torch"), reason="needs torch")
+def test_marker_and_option_make_torch_cpu_strict_through_backward(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(loops=TORCH_RULES, test_loops=TORCH_TESTS)
+    marked = _run(pytester)
+    marked.assert_outcomes(passed=1, failed=1)
+    marked.stdout.fnmatch_lines(["*scalar access at *loops.py:15 in backward: dx?i? = 2 * g * x?i?*"])
+    everywhere = _run(pytester, "--scalarlint-strict")
+    everywhere.assert_outcomes(failed=2)
+
+
+@pytest.mark.skipif(not _installed("torch"), reason="needs torch")
+def test_xp_torch_strict_refuses_scalar_access_and_lets_whole_tensor_code_pass(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_xp="""
+        def first(x):
+            return x[0]
+
+        def test_whole(xp):
+            x = xp.asarray([1.0, 2.0, 3.0])
+            assert xp.sum(x * 2).shape == ()
+
+        def test_element(xp):
+            first(xp.asarray([1.0, 2.0, 3.0]))
+        """
+    )
+    result = _run(pytester, "--scalarlint-backends=numpy,torch-strict", "-v")
+    result.stdout.fnmatch_lines(["*test_whole?torch-strict? PASSED*", "*test_element?numpy? PASSED*",
+                                 "*test_element?torch-strict? FAILED*"])
+    result.stdout.fnmatch_lines(["*scalar access at *test_xp.py:2 in first: return x?0?*"])
+    result.assert_outcomes(passed=3, failed=1)

@@ -233,7 +233,8 @@ def test_cupy_hook_disallows_and_filters_the_warning(fake_cupyx: FakeCupyx) -> N
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with disallow_scalar() as policy:
-            assert policy.hooks == ("cupy",)
+            # strict CPU tensors join in when the real torch is imported (another test did)
+            assert [hook for hook in policy.hooks if hook != "torch-cpu"] == ["cupy"]
             assert fake_cupyx.allowed() is False
         assert fake_cupyx.allowed() is True
     assert fake_cupyx.entries == 1
