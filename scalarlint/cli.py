@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +14,9 @@ from scalarlint.config import Config, ConfigError, load_config
 from scalarlint.diagnostics import FileError
 from scalarlint.read_errors import locate
 from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
+
+if TYPE_CHECKING:
+    from scalarlint.engine import RunResult
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main"]
 
@@ -150,7 +154,7 @@ def check(
     _report(result, report, unsafe_fixes)
 
 
-def _report(result, report: ReportOptions, unsafe_fixes: bool) -> None:  # type: ignore[no-untyped-def]
+def _report(result: RunResult, report: ReportOptions, unsafe_fixes: bool) -> None:
     """A plain check's report, with the fixes it may apply marked; then exit."""
     hidden = 0
     display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)

@@ -20,7 +20,7 @@ import click
 
 from scalarlint.analysis.sources import decode_source
 from scalarlint.config import Config
-from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.diagnostics import Diagnostic, FileError, visible_fixes
 from scalarlint.read_errors import locate, locate_on_disk
 from scalarlint.fix_counts import FixTally, diff_summary, fix_summary, tally, unsafe_only
 from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
@@ -50,7 +50,7 @@ def check_and_fix(
         remaining.extend(fixed.outcome.remaining)
         counts.add(tally(fixed.outcome.original, fixed.outcome.remaining, unsafe))
     hidden = 0 if unsafe else sum(1 for d in remaining if unsafe_only(d))
-    remaining = sorted((_visible(d, unsafe) for d in remaining), key=Diagnostic.sort_key)
+    remaining = sorted((visible_fixes(d, unsafe) for d in remaining), key=Diagnostic.sort_key)
     errors = sorted(run.errors, key=lambda e: e.filename)
 
     to_stderr = stdin_fix is not None  # stdout carries the fixed source
@@ -65,12 +65,6 @@ def check_and_fix(
         summary_to_stderr = to_stderr or report.output_format != "text" or report.output_file is not None
         click.echo(fix_summary(counts, len(remaining), hidden, report.show_fixes), nl=False, err=summary_to_stderr)
     sys.exit(exit_code(remaining, errors, report.exit_zero))
-
-
-def _visible(diagnostic: Diagnostic, unsafe: bool) -> Diagnostic:
-    from scalarlint.diagnostics import visible_fixes
-
-    return visible_fixes(diagnostic, unsafe)
 
 
 def _fix_in_memory(targets: list[Path], stdin_name: str | None, config: Config, unsafe: bool) -> tuple[FixRun, FileFix | None]:

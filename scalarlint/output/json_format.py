@@ -13,7 +13,7 @@ def render_json(diagnostics: list[Diagnostic], errors: list[FileError], files: i
     """Findings and the files that could not be checked (SL001-SL003, as ruff lists its syntax
     errors among the diagnostics), in file and position order."""
     reported = sorted([*diagnostics, *(e.as_diagnostic() for e in errors)], key=Diagnostic.sort_key)
-    unsuppressible = {e.code for e in errors}  # no `# noqa` silences a file that was not checked
+    unsuppressible = {e.code for e in errors}  # no suppression comment silences an unchecked file
     return json.dumps([_entry(d, unsuppressible) for d in reported], indent=2) + "\n"
 
 
