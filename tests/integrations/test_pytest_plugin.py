@@ -86,8 +86,10 @@ def test_norm1_pullback_on_device(xp):
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    """pytest in-process on the scratch project (pytest-asyncio, unused there, stays out)."""
-    return pytester.runpytest("-p", "no:asyncio", *args)
+    """pytest on the scratch project in its own process (pytest-asyncio, unused there, stays
+    out): an in-process run would drop the torch modules it imported from ``sys.modules`` when
+    it ends, and torch registers its operator libraries once per process."""
+    return pytester.runpytest_subprocess("-p", "no:asyncio", *args)
 
 
 def _expected_skips(names: tuple[str, ...]) -> list[str]:
