@@ -26,7 +26,13 @@ from scalarlint.analysis.pruning import pruned
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
-from scalarlint.engine import SPLIT_LINES, _analyze_source, check_paths, check_source, index_source
+from scalarlint.engine import (
+    SPLIT_LINES,
+    _analyze_source,
+    check_paths,
+    check_source,
+    index_source,
+)
 from scalarlint.grouped import analyze_in_groups
 
 ROOT = Path(__file__).resolve().parents[2]

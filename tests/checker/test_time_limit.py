@@ -19,7 +19,14 @@ import pytest
 import scalarlint.analysis.syntax_versions as syntax_versions
 from scalarlint import engine
 from scalarlint.config import Config
-from scalarlint.time_limit import IN_PROCESS_BYTES_PER_SECOND, TimeLimitExceeded, may_outlast, parser_running, run_ended_at, time_limit
+from scalarlint.time_limit import (
+    IN_PROCESS_BYTES_PER_SECOND,
+    TimeLimitExceeded,
+    may_outlast,
+    parser_running,
+    run_ended_at,
+    time_limit,
+)
 
 RULE = '''\
 import numpy as np
