@@ -66,6 +66,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(path, line, operation, check code, count, test ids) to FILE as JSON, for "
         "`scalarlint check --runtime FILE`",
     )
+    group.addoption(
+        "--scalarlint-record-no-lines",
+        action="store_true",
+        default=False,
+        help="with --scalarlint-record, do not trace which lines ran (faster; check --runtime then "
+        "cannot tell 'ran clean' from 'not run')",
+    )
     parser.addini("scalarlint_backends", "default for --scalarlint-backends", default="all")
 
 
@@ -106,7 +113,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--scalarlint-record"):
         from scalarlint.runtime_record import Recorder
 
-        config.stash[_RECORDER] = Recorder(config.rootpath)
+        config.stash[_RECORDER] = Recorder(config.rootpath, trace_lines=not config.getoption("--scalarlint-record-no-lines"))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -146,19 +146,20 @@ class _TorchStrictCpu:
 
     name = "torch-cpu"
 
+    def __init__(self) -> None:
+        self._module: Any = None  # the module imported on first use, for acquire and release alike
+
     def acquire(self, explicit: bool) -> bool:
         torch = _import_if("torch", explicit)
         if getattr(torch, "overrides", None) is None or not hasattr(torch.overrides, "TorchFunctionMode"):
             return False  # not PyTorch, or one too old for function modes
-        from . import _torch_strict
-
-        _torch_strict.acquire()
+        if self._module is None:
+            self._module = importlib.import_module(f"{__package__}._torch_strict")
+        self._module.acquire()
         return True
 
     def release(self) -> None:
-        from . import _torch_strict
-
-        _torch_strict.release()
+        self._module.release()
 
 
 class _CupyAllowSynchronize:

@@ -306,10 +306,12 @@ def test_gradient_strict():
 @pytest.mark.skipif(not _installed("torch"), reason="needs torch")
 def test_marker_and_option_make_torch_cpu_strict_through_backward(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(loops=TORCH_RULES, test_loops=TORCH_TESTS)
-    marked = _run(pytester)
+    # in a subprocess: an in-process run would drop the torch modules it imported lazily
+    # (torch.testing's), and PyTorch cannot import them twice in one process
+    marked = pytester.runpytest_subprocess("-p", "no:asyncio", "-p", "no:cacheprovider")
     marked.assert_outcomes(passed=1, failed=1)
     marked.stdout.fnmatch_lines(["*scalar access at *loops.py:15 in backward: dx?i? = 2 * g * x?i?*"])
-    everywhere = _run(pytester, "--scalarlint-strict")
+    everywhere = pytester.runpytest_subprocess("-p", "no:asyncio", "-p", "no:cacheprovider", "--scalarlint-strict")
     everywhere.assert_outcomes(failed=2)
 
 
