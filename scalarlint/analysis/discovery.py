@@ -96,8 +96,6 @@ def _framework_base(name: str) -> bool:
     return any(_names(name, wanted) for c in CLASS_CONVENTIONS for wanted in c.bases if "." in wanted)
 
 
-_FRAMEWORK_BASE = _framework_base
-
 
 def _installed_convention(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]], user: ClassConvention) -> ClassConvention | None:
     """A base that neither the tree nor a convention resolves (``from somelib import MyFunction``):
@@ -108,7 +106,7 @@ def _installed_convention(entry: ClassEntry, lineage: list[tuple[str, ClassEntry
     for dotted, ancestor in lineage[1:]:
         if ancestor is not None or "." not in dotted:
             continue
-        for qualified in installed_ancestors(dotted, _FRAMEWORK_BASE):
+        for qualified in installed_ancestors(dotted, _framework_base):
             for convention in (user, *CLASS_CONVENTIONS):
                 if any(_names(qualified, wanted) for wanted in convention.bases if "." in wanted):
                     return convention

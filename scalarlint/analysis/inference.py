@@ -28,6 +28,7 @@ from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
 from scalarlint.analysis.scalar_use import ScalarUses
@@ -239,7 +240,7 @@ class Inference:
             return False
         kinds: list[Kind] = []
         for ref in self.flow.reaching(bound, referents):
-            value = _assigned_value(ref, self.parents)
+            value = assigned_value(getattr(ref, "node", None), self.parents)
             if isinstance(value, cst.IfExp):  # one assignment, two branches
                 kinds += [self.kind(value.body), self.kind(value.orelse)]
             else:
@@ -409,46 +410,24 @@ class Inference:
 
     # -- calls -------------------------------------------------------------------------------
     def local_function(self, call: cst.Call) -> cst.FunctionDef | None:
-        """The function of this module a call runs: ``helper(...)`` or ``self.method(...)``."""
-        func = call.func
-        if isinstance(func, cst.Name):
-            referents = self._referents(func, self.scopes.get(func))
-            if referents and len(referents) == 1 and isinstance(referents[0], Assignment):
-                node = referents[0].node
-                if isinstance(node, cst.FunctionDef):
-                    return node
-                return self._method_of_instance(node, "__call__")  # idx = Index(...); idx(t, u)
-            return None
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value not in ("self", "cls"):
-            referents = self._referents(func.value, self.scopes.get(func.value))
-            if referents and len(referents) == 1 and isinstance(referents[0], Assignment):
-                return self._method_of_instance(referents[0].node, func.attr.value)  # w = Solver(...); w.run(x)
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-            owner = self.facts.enclosing_class(call)
-            if owner is None:
-                return None
-            for stmt in owner.body.body:
-                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
-                    return stmt
+        """The function of this module a call runs (``local_calls``)."""
+        return local_function(self, call)
+
+    def definition_of(self, name: cst.Name) -> cst.CSTNode | None:
+        """The one node ``name`` is bound to here (a def, a class, a parameter, an assignment
+        target); None for builtins, imports of several places, or several assignments."""
+        referents = self._referents(name, self.scopes.get(name))
+        if referents and len(referents) == 1 and isinstance(referents[0], Assignment):
+            return referents[0].node
         return None
 
-    def _method_of_instance(self, target: cst.CSTNode, method: str) -> cst.FunctionDef | None:
-        """``method`` of the class of this module that ``target = Class(...)`` instantiates."""
-        if not isinstance(target, cst.Name):
+    def parameter_of(self, name: cst.Name) -> cst.Param | None:
+        """The parameter ``name`` refers to, when it is never rebound in its function."""
+        scope = self.scopes.get(name)
+        if scope is None or name.value not in scope:
             return None
-        value = _assigned_value_of(target, self.parents)
-        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
-            return None
-        referents = self._referents(value.func, self.scopes.get(value.func))
-        if not referents or len(referents) != 1 or not isinstance(referents[0], Assignment):
-            return None
-        owner = referents[0].node
-        if not isinstance(owner, cst.ClassDef):
-            return None
-        for stmt in owner.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == method:
-                return stmt
-        return None
+        targets = [getattr(a, "node", None) for a in scope[name.value]]
+        return targets[0] if len(targets) == 1 and isinstance(targets[0], cst.Param) else None
 
     def _call(self, node: cst.Call) -> Kind:
         parts = call_name(node.func)
@@ -478,21 +457,6 @@ class Inference:
             rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
-
-def _assigned_value(ref: BaseAssignment, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> cst.BaseExpression | None:
-    """``v`` of ``name = v`` for a plain assignment to a single name, else None."""
-    node = getattr(ref, "node", None)
-    target = parents.get(node) if node is not None else None
-    assign = parents.get(target) if isinstance(target, cst.AssignTarget) else None
-    return assign.value if isinstance(assign, cst.Assign) else None
-
-
-def _assigned_value_of(target: cst.Name, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> cst.BaseExpression | None:
-    """``v`` of ``target = v``."""
-    holder = parents.get(target)
-    assign = parents.get(holder) if isinstance(holder, cst.AssignTarget) else None
-    return assign.value if isinstance(assign, cst.Assign) else None
-
 
 def _is_zero(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.value == "0"

@@ -171,13 +171,8 @@ class CallFacts:
 
     def _is_setting(self, value: cst.BaseExpression) -> bool:
         """A parameter with a default: a setting of the forward, not one of its arrays."""
-        if not isinstance(value, cst.Name):
-            return False
-        scope = self.inf.scopes.get(value)
-        if scope is None or value.value not in scope:
-            return False
-        targets = [getattr(a, "node", None) for a in scope[value.value]]
-        return bool(targets) and all(isinstance(t, cst.Param) and t.default is not None for t in targets)
+        param = self.inf.parameter_of(value) if isinstance(value, cst.Name) else None
+        return param is not None and param.default is not None
 
     def return_kind(self, func: cst.FunctionDef, path: list[int], arity: int) -> Kind:
         """Kind of what ``func`` returns (the element at ``path`` of a returned tuple). A function

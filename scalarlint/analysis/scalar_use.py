@@ -30,7 +30,7 @@ class ScalarUses:
             parent = self.parents.get(parent)
         if isinstance(parent, cst.Comparison):
             operands = [parent.left, *(c.comparator for c in parent.comparisons)]
-            if any(_is_python_marker(o) for o in operands):
+            if any(is_python_marker(o) for o in operands):
                 return False  # subscript[0] == Ellipsis, kind == "f": Python data, not an element
             return self.is_test(parent)
         if isinstance(parent, cst.Index):  # y[idx[k]]: an index picks with an int
@@ -67,7 +67,8 @@ class ScalarUses:
         return isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.Assert)) and getattr(parent, "test", None) is node
 
 
-def _is_python_marker(node: cst.BaseExpression) -> bool:
+def is_python_marker(node: cst.BaseExpression) -> bool:
+    """A string, ``Ellipsis`` or ``None``: what Python data, never an element, is compared with."""
     return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
         isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
     )

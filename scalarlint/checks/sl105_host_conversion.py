@@ -9,6 +9,7 @@ import libcst as cst
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
 from scalarlint.analysis.inference import DEVICE_ONLY_METHODS
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
@@ -148,11 +149,7 @@ def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
         return _tests_an_array(test.expression, ctx)
     if not isinstance(test, (cst.Comparison, cst.Call)):
         return False
-    if isinstance(test, cst.Comparison) and any(
-        isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
-        or (isinstance(o, cst.Name) and o.value in ("Ellipsis", "None"))
-        for o in (test.left, *(c.comparator for c in test.comparisons))
-    ):
+    if isinstance(test, cst.Comparison) and any(is_python_marker(o) for o in (test.left, *(c.comparator for c in test.comparisons))):
         return False  # subscript[0] == Ellipsis, kind == "f": Python data
     kind = ctx.inference.kind(test)
     if kind.tag is not Tag.ARRAY or not kind.boolean or kind.doubt:
@@ -165,12 +162,7 @@ def _is_array_parameter(node: cst.BaseExpression, ctx: CheckContext) -> bool:
     """A parameter of the function that holds a device array: ``log_sum_exp(a, b)`` called
     with two elements, a solve helper's 0-d ``A``. Values unpacked from residual tuples may be
     reduction results (SL107's one sync), so they are left alone."""
-    if not isinstance(node, cst.Name) or not ctx.inference.kind(node).is_array:
-        return False
-    scope = ctx.inference.scopes.get(node)
-    if scope is None or node.value not in scope:
-        return False
-    return all(isinstance(getattr(a, "node", None), cst.Param) for a in scope[node.value])
+    return isinstance(node, cst.Name) and ctx.inference.kind(node).is_array and ctx.inference.parameter_of(node) is not None
 
 
 def _is_element_operand(test: cst.BaseExpression, ctx: CheckContext) -> bool:
