@@ -11,21 +11,8 @@ from click.testing import CliRunner
 
 from scalarlint.cli import main
 
-BAD_RULE = '''\
-from array_api_compat import array_namespace
+from cli_samples import BAD_RULE  # tests/checker is on sys.path (pytest's default import mode)
 
-
-def rrule_last(x):
-    xp = array_namespace(x)
-    n = len(x)
-
-    def pullback(dy):
-        dx = xp.zeros_like(x)
-        dx[n - 1] = dy * x[n - 1]
-        return (dx,)
-
-    return x, pullback
-'''
 NO_PYTHON = "warning: No Python files found under the given path(s)"
 
 

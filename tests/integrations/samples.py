@@ -25,3 +25,23 @@ def abs_pullback(x, g):
     return dx
 '''
 """The same access inside a loop over the data: errors, not warnings, and the loop itself (SL104)."""
+
+TORCH_LOOP_SQUARE = '''\
+import torch
+
+
+class LoopSquare(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return (x * x).sum()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        dx = torch.zeros_like(x)
+        for i in range(x.shape[0]):
+            dx[i] = 2 * g * x[i]
+        return dx
+'''
+"""A torch ``Function`` whose backward writes one element per trip: what strict torch refuses."""

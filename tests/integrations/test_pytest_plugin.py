@@ -19,6 +19,8 @@ import scalarlint.backends  # noqa: F401
 import scalarlint.testing  # noqa: F401
 from scalarlint.pytest_plugin import BACKENDS, _installed
 
+import samples  # tests/integrations is on sys.path (pytest's default import mode)
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _keep_backends_imported() -> None:
@@ -264,24 +266,7 @@ def test_plugin_and_runtime_stay_free_of_the_checker(pytester: pytest.Pytester) 
     result.assert_outcomes(passed=2)
 
 
-TORCH_RULES = '''\
-import torch
-
-
-class LoopSquare(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return (x * x).sum()
-
-    @staticmethod
-    def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        dx = torch.zeros_like(x)
-        for i in range(x.shape[0]):
-            dx[i] = 2 * g * x[i]
-        return dx
-'''
+TORCH_RULES = samples.TORCH_LOOP_SQUARE
 
 TORCH_TESTS = '''\
 import pytest

@@ -18,24 +18,9 @@ import pytest
 
 from scalarlint.pytest_plugin import _installed
 
-OPS = '''\
-import numpy as np
-import torch
+import samples  # tests/integrations is on sys.path (pytest's default import mode)
 
-
-class LoopSquare(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return (x * x).sum()
-
-    @staticmethod
-    def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        dx = torch.zeros_like(x)
-        for i in range(x.shape[0]):
-            dx[i] = 2 * g * x[i]
-        return dx
+OPS = "import numpy as np\n" + samples.TORCH_LOOP_SQUARE + '''\
 
 
 class Hidden(torch.autograd.Function):
