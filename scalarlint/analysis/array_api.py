@@ -63,6 +63,8 @@ NOT_ELEMENTWISE = frozenset({"stack", "concatenate", "concat", "dot", "matmul", 
 SEQUENCE_RESULT = frozenset({"split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_arrays", "unstack",
                              "meshgrid", "unravel_index", "chunk", "tensor_split", "unbind"})
 HOST_COPIES = frozenset({"asnumpy", "numpy", "get"})  # a whole array copied to the host: host data after
+# ``m.bool()``, ``m.byte()``: torch's casts to a mask dtype; indexing with the result selects by mask
+MASK_CASTS = frozenset({"bool", "byte"})
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
 
 
@@ -204,10 +206,12 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
         axis = keyword(node, "axis") or keyword(node, "dim")
         if not args and axis is None:
             key = receiver.key if attr in ("argmax", "argmin") else None
-            return K.Kind(Tag.DEVICE_SCALAR, boolean=attr in ("any", "all"), key=key)
-        return K.array(reduced_rank(inf, receiver, node, axis.value if axis else args[0]), attr in ("any", "all"))
+            return K.Kind(Tag.DEVICE_SCALAR, boolean=attr in ("any", "all"), key=key, doubt=receiver.doubt)
+        return K.array(reduced_rank(inf, receiver, node, axis.value if axis else args[0]), attr in ("any", "all"), receiver.doubt)
     if attr == "nonzero":
         return K.ARRAY_SEQ
+    if attr in MASK_CASTS and not args:
+        return K.array(rank if receiver.tag is Tag.ARRAY else None, True, key=receiver.key)
     if attr in ("reshape", "view") and args:
         if len(args) == 1:
             return K.array(shape_rank(inf, args[0]))

@@ -19,6 +19,7 @@ from scalarlint.config import Config
 MAX_DEPTH = 12
 RULE_METHODS = frozenset(m for c in (*CLASS_CONVENTIONS, STRUCTURAL) for m in c.rule_methods)
 FORWARD_REASON = "(forward)"
+RULE_REASON = "(rule)"  # a method a framework's class convention calls with cotangents
 
 
 class ClassTable:
@@ -149,5 +150,5 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
                 function.param_roles = convention.params.get(method, ())
                 if not function.is_rule:
                     function.is_rule = True
-                    function.reason = f"{method} of {qual} " + ("(rule)" if is_rule else FORWARD_REASON)
+                    function.reason = f"{method} of {qual} " + (RULE_REASON if is_rule else FORWARD_REASON)
         propagate_closures(index)

@@ -146,15 +146,17 @@ class _Indexer(ast.NodeVisitor):
             self.index.imports[alias] = f"{self.index.module}.{head}" if self.index.module else head
 
     def _note_instance(self, target: ast.expr, value: ast.Call) -> None:
-        """``w = Solver(...)`` in a function, ``self.solver = Solver(...)`` in a method: calls of
-        ``w.run()`` and ``self.solver.run()`` then reach ``Solver.run`` (resolved later, like
-        any call, through the module's imports)."""
+        """``w = Solver(...)`` in a function, ``self.solver = Solver(...)`` or
+        ``ctx.solver = Solver(...)`` in a method (a Function's ``ctx`` carries state from its
+        forward to its backward): calls of ``w.run()``, ``self.solver.run()`` and
+        ``ctx.solver.run()`` then reach ``Solver.run`` (resolved later, like any call, through
+        the module's imports)."""
         constructor = call_target(value.func)
         if not constructor or not constructor[-1][:1].isupper():
             return
         if isinstance(target, ast.Name):
             self.func_stack[-1].instances[target.id] = constructor
-        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" and self.class_stack:
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id in ("self", "ctx") and self.class_stack:
             self.index.classes[self.class_stack[-1]].instances[target.attr] = constructor
 
     # -- definitions -----------------------------------------------------------------

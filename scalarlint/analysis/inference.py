@@ -14,13 +14,15 @@ functions of a module in ``module_facts``; rank evidence in ``evidence``.
 
 from __future__ import annotations
 
+import re
+
 from typing import Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.array_api import HOST_RESULT, NAMESPACE_FACTORIES, array_function, array_method
+from scalarlint.analysis.array_api import HOST_RESULT, MASK_CASTS, NAMESPACE_FACTORIES, array_function, array_method
 from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access, unpack
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
@@ -41,6 +43,8 @@ ARRAY_ATTRS = frozenset({"T", "mT", "H", "real", "imag", "data", "grad", "array"
 HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
 # Methods only device arrays have (MXNet/MindSpore ``asnumpy``/``asscalar``, torch/TF/Paddle
 # ``numpy``): whatever the receiver's origin, it was a device array and the result is host data.
+# ML code's name for a vector of per-sequence lengths (``ilens``, ``input_lengths``, ``seq_lens``)
+LENGTHS_NAME = re.compile(r"(^|_|[a-z])(lens|lengths)$")
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
@@ -226,7 +230,7 @@ class Inference:
     def range_over_data(self, call: cst.Call, least: Origin = Origin.PARAM) -> bool:
         """``range(len(x))``, ``range(x.shape[0])``, ``range(n)`` with an int parameter ``n``
         (``least=Origin.SIZE``: also ``range(H)`` with ``B, C, H, W = x.shape``)."""
-        return any(self.kind(a).origin >= least and self.kind(a).is_host_int for a in positional(call))
+        return any(_counts_data(self.kind(a), least) for a in positional(call))
 
     def may_count_data(self, bound: cst.BaseExpression, least: Origin) -> bool:
         """Some assignment reaching ``bound`` makes it a data size, and none says otherwise
@@ -281,10 +285,16 @@ class Inference:
             return K.MODULE if node.value in self.array_module_names else K.UNKNOWN
         referents = self.flow.reaching(node, referents)
         kind = K.combine([self._assignment_kind(r, node, scope) for r in referents])
+        if kind.tag is Tag.UNKNOWN and self.enclosing_function(node) in self.checked_functions:
+            rank = self.evidence.rank_of(node.value, node)
+            if rank is not None and rank >= 2:  # n, l, c = dy.shape: only an array has that
+                return K.array(rank, key=node.value)
         if kind.tag is Tag.ARRAY:
             kind = K.with_key(kind, kind.key or node.value)  # an array is its own shape family
             if kind.rank is None:
                 rank = self.evidence.rank_of(node.value, node)
+                if rank is None and LENGTHS_NAME.search(node.value):
+                    rank = 1  # ilens, input_lengths, seq_lens: one length per batch entry
                 if rank is not None:
                     return K.array(rank, kind.boolean, kind.doubt, kind.key)
         return kind
@@ -450,6 +460,8 @@ class Inference:
                 return array_method(self, attr, receiver, node, args)
             if receiver.tag is Tag.UNKNOWN and not args and attr in DEVICE_ONLY_METHODS:
                 return K.HOST_SCALAR if attr == "asscalar" else K.array(doubt=Doubt.HOST_COPY)
+            if receiver.tag is Tag.UNKNOWN and not args and attr in MASK_CASTS:
+                return K.array(None, True)  # util.bdiag(I).bool(): only tensors have these casts
         local = self.local_function(node)
         if local is not None:
             return self.calls.return_kind(local, [], 1)
@@ -457,6 +469,14 @@ class Inference:
             rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
+
+def _counts_data(bound: Kind, least: Origin) -> bool:
+    """A range bound that counts data: a data-derived host int, or a length read from the
+    device (``range(T)`` with ``T = input_lengths[mb]``)."""
+    if bound.tag is Tag.DEVICE_SCALAR:
+        return not bound.doubt
+    return bound.is_host_int and bound.origin >= least
+
 
 def _is_zero(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.value == "0"

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    import astroid
+    from astroid import nodes
 
 MAX_MODULES = 48  # distinct installed modules astroid may read in one run
 MAX_SECONDS = 3.0  # and the time it may spend reading them
@@ -78,10 +78,11 @@ def _ancestors(module: str, name: str, wanted: Callable[[str], bool]) -> tuple[s
         COST.seconds += time.perf_counter() - start
 
 
-def _class(module: str, name: str, hops: int = 4) -> "astroid.ClassDef | None":
+def _class(module: str, name: str, hops: int = 4) -> "nodes.ClassDef | None":
     """The class ``name`` of ``module``, following re-exports by name (no inference: astroid's
     inference and transforms would read every framework the package imports)."""
     import astroid  # imported on first need: most runs never ask
+    from astroid import nodes
     from astroid.builder import AstroidBuilder
     from astroid.modutils import file_from_modpath
 
@@ -91,30 +92,30 @@ def _class(module: str, name: str, hops: int = 4) -> "astroid.ClassDef | None":
     path = file_from_modpath(module.split("."))
     tree = AstroidBuilder(astroid.MANAGER, apply_transforms=False).file_build(path, module)
     for node in tree.locals.get(name, []):
-        if isinstance(node, astroid.ClassDef):
+        if isinstance(node, nodes.ClassDef):
             return node
-        if isinstance(node, astroid.ImportFrom) and hops:
+        if isinstance(node, nodes.ImportFrom) and hops:
             source = tree.relative_to_absolute_name(node.modname, node.level)
             original = next((real for real, alias in node.names if (alias or real) == name), name)
             return _class(source, original, hops - 1)
     return None
 
 
-def _qualified(klass: "astroid.ClassDef", base: str) -> str:
+def _qualified(klass: "nodes.ClassDef", base: str) -> str:
     """``torch.autograd.Function`` as written, or ``Function`` of ``from torch.autograd import
     Function`` made whole through the module's imports."""
-    import astroid
+    from astroid import nodes
 
     head, _, rest = base.partition(".")
     tree = klass.root()
     for node in tree.locals.get(head, []):
-        if isinstance(node, astroid.ImportFrom):
+        if isinstance(node, nodes.ImportFrom):
             source = tree.relative_to_absolute_name(node.modname, node.level)
             real = next((r for r, alias in node.names if (alias or r) == head), head)
             return ".".join(p for p in (source, real, rest) if p)
-        if isinstance(node, astroid.Import):
+        if isinstance(node, nodes.Import):
             real = next((r for r, alias in node.names if (alias or r) == head), head)
             return ".".join(p for p in (real, rest) if p)
-        if isinstance(node, astroid.ClassDef):
+        if isinstance(node, nodes.ClassDef):
             return f"{tree.name}.{base}"
     return base

@@ -147,7 +147,12 @@ class CallFacts:
                     continue  # the default applies
                 arg = plain[position]
             kinds.append(self.inf.kind(arg))
-        joined = K.combine(kinds) if kinds else K.UNKNOWN
+        # a caller whose argument is unknown tells nothing: the callers that do tell decide
+        # (``solve(A, b)`` from a rule with arrays and from a bwd with unpacked residuals)
+        known = [k for k in kinds if k.tag is not Tag.UNKNOWN]
+        if not known or not all(k.is_device for k in known):
+            known = kinds
+        joined = K.combine(known) if known else K.UNKNOWN
         return joined if joined.tag is not Tag.UNKNOWN else None
 
     def saved_kind(self, access: cst.BaseExpression, position: int) -> Kind | None:
@@ -167,7 +172,9 @@ class CallFacts:
                 return K.UNKNOWN  # save_for_backward(padding) of ``forward(ctx, x, padding=None)``
             kinds.append(self.inf.kind(saved))
         joined = K.combine(kinds) if kinds else K.UNKNOWN
-        return joined if joined.tag not in (Tag.UNKNOWN, Tag.ARRAY, Tag.DEVICE_SCALAR) else None
+        # an ARRAY_SEQ here is a parameter named like a list (``ys``, ``ts``): what
+        # save_for_backward takes is one tensor per argument, so the element stays an array
+        return joined if joined.tag not in (Tag.UNKNOWN, Tag.ARRAY, Tag.DEVICE_SCALAR, Tag.ARRAY_SEQ) else None
 
     def _is_setting(self, value: cst.BaseExpression) -> bool:
         """A parameter with a default: a setting of the forward, not one of its arrays."""

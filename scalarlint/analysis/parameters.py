@@ -88,6 +88,9 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.FUNCTION
     if not checked or (isinstance(params, cst.Parameters) and param in params.kwonly_params):
         return K.UNKNOWN  # keyword-only parameters configure a rule; its arrays come positionally
+    target = inf.targets.get(func)
+    if target is not None and target.beside_rule and not _used_as_array(inf, func, name):
+        return K.UNKNOWN  # a rule class's other method: its callers or its own uses must vouch
     named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
 

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from scalarlint.analysis.discovery import FORWARD_REASON, mark_rule_methods
+from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods
 from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.config import Config
@@ -28,6 +28,9 @@ class Target:
     registered: bool = False  # found through defvjp & co: its parameters may be tuples
     param_roles: tuple[str, ...] = ()  # what a framework passes to its positional parameters
     forward: bool = False  # the forward of a class rule: its parameters mix arrays and settings
+    # another method of a rule's class, checked because it sits beside the rule: nobody
+    # vouches for its parameters, so only its callers' arguments tell what they hold
+    beside_rule: bool = False
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -64,6 +67,11 @@ def display_key(index: ModuleIndex, key: str) -> str:
     if key.startswith("<lambda>#"):
         return f"<lambda at line {index.functions[key].line}>"
     return key
+
+
+# Methods of a rule class that do no array work: construction and input validation
+# (chainer's ``check_type_forward`` compares type descriptions, not arrays).
+NOT_ARRAY_WORK = ("__init__", "check_type", "_check", "validate", "__repr__", "__str__")
 
 
 class Project:
@@ -124,7 +132,7 @@ class Project:
 
     def _instance_class(self, index: ModuleIndex, caller: str, target: tuple[str, ...]) -> tuple[str, ...] | None:
         """The constructor a receiver was built with: ``w`` of ``w.run()`` from the caller or a
-        function around it, ``self.solver`` of ``self.solver.run()`` from the caller's class."""
+        function around it, ``self.solver`` of ``self.solver.run()`` (and ``ctx.solver``) from the caller's class."""
         if len(target) == 2:
             scope: str | None = caller
             while scope:
@@ -133,11 +141,25 @@ class Project:
                     return entry.instances[target[0]]
                 scope = entry.parent if entry is not None else None
             return None
-        if len(target) == 3 and target[0] == "self":
+        if len(target) == 3 and target[0] in ("self", "ctx"):
             owner = index.functions[caller].class_name
             klass = index.classes.get(owner) if owner else None
             return klass.instances.get(target[1]) if klass is not None else None
         return None
+
+    @staticmethod
+    def _rule_class_methods(index: ModuleIndex, chosen: dict[str, Target]) -> list[tuple[str, str]]:
+        """The other methods of a class that holds a rule (``_sparse_matmul.load_balance`` beside
+        its ``forward``/``backward``): the rule's own code, whoever calls it. Each is labelled
+        with the class's first rule method."""
+        found: list[tuple[str, str]] = []
+        owners = {e.class_name for k in chosen if (e := index.functions[k]).class_name and e.reason.endswith(RULE_REASON)}
+        for owner in sorted(owners):  # type: ignore[type-var]
+            rules = [k for k in chosen if index.functions[k].class_name == owner]
+            for key, entry in index.functions.items():
+                if entry.class_name == owner and key not in chosen and entry.parent is None and not entry.name.startswith(NOT_ARRAY_WORK):
+                    found.append((key, display_key(index, rules[0])))
+        return found
 
     def targets(self, scope_all: bool = False) -> dict[str, dict[str, Target]]:
         """Per file path: the function keys to check and why."""
@@ -152,6 +174,9 @@ class Project:
                     rule=label, is_helper=False, registered=registered, param_roles=entry.param_roles,
                     forward=entry.reason.endswith(FORWARD_REASON),
                 )
+                queue.append((index, key, label, index.module))
+            for key, label in self._rule_class_methods(index, out[index.path]):
+                out[index.path][key] = Target(rule=label, is_helper=True, beside_rule=True)
                 queue.append((index, key, label, index.module))
         if scope_all:
             for index in self.indexes:

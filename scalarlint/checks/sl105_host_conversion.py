@@ -23,7 +23,8 @@ INFO = CheckInfo(
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, and the same of a value computed from an element (`lo = rois[n, 0] * s;
 int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
-an element used as a slice bound (`x[start:start + length]`); whole-array transfers to the
+an element used as a slice bound (`x[start:start + length]`); a device value as a `range()`
+bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`; and `jax.pure_callback` /
 `io_callback` inside a rule (Python run on host copies of its arguments). Each framework
@@ -81,6 +82,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 ctx.severity_for(node),
             )
         return
+    if name == ["range"]:
+        yield from _device_range_bound(node, args, ctx)
+        return
     if name is not None and name[-1] in HOST_CALLBACKS and args:
         yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
         return
@@ -95,7 +99,14 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN:
             yield Finding(INFO.code, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return
-        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device:
+        if (
+            attr in ELEMENT_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
+            and not isinstance(receiver, cst.Subscript) and not _narrowed_to_host(receiver, node, ctx)
+        ):
+            # gamma.item(): only arrays (and NumPy scalars) have it; inside a rule, a device value
+            yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
+            return
+        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and not _narrowed_to_host(receiver, node, ctx):
             ctx.claim(receiver)
             yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return
@@ -119,6 +130,42 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     func = ctx.inference.module_call(node)
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")
+
+
+def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
+    """``if isinstance(value, numpy.generic): return value.item()``: inside a test that names
+    no array type, the value is host data."""
+    if not isinstance(value, cst.Name):
+        return False
+    child, parent = use, ctx.parents.get(use)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+        if isinstance(parent, cst.If) and child is parent.body:
+            test = parent.test
+            if isinstance(test, cst.Call) and call_name(test.func) == ["isinstance"] and len(test.args) == 2:
+                subject, types = test.args[0].value, ctx.source_of(test.args[1].value)
+                if isinstance(subject, cst.Name) and subject.value == value.value and not any(t in types for t in ARRAY_TYPE_NAMES):
+                    return True
+        child, parent = parent, ctx.parents.get(parent)
+    return False
+
+
+def _device_range_bound(node: cst.Call, args: list[cst.BaseExpression], ctx: CheckContext) -> Iterable[Finding]:
+    """``range(steps)`` with ``steps`` a device value (a saved 0-d tensor, one element): Python
+    asks it for a host int (``__index__``), a sync before the first trip."""
+    for arg in args:
+        kind = ctx.inference.kind(arg)
+        if isinstance(arg, cst.Name) and kind.is_device and not kind.doubt:
+            yield Finding(
+                INFO.code,
+                node,
+                f"`range()` needs `{short(ctx, arg)}` on the host, but it is a device value: a sync; "
+                "loop over a host count, or keep the loop on the device",
+                ctx.severity_for(node),
+            )
+            return
 
 
 def _tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> Iterable[Finding]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from scalarlint.config import Config
@@ -65,14 +66,134 @@ class Pad2D(Function):
 '''
 
 
-def _codes(tmp_path: Path, text: str) -> list[tuple[int, str]]:
-    (tmp_path / "mod.py").write_text(text, encoding="utf-8")
+STARRED_SAVED_AND_RECEIVER = '''\
+import torch
+
+
+class Solver:
+    def integrate(self, ys, span):
+        out = torch.zeros_like(ys)
+        for k in range(span.shape[0]):
+            out[k] = ys[k] * float(span[k])
+        return out
+
+
+class Adjoint(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, ys, ts):
+        ctx.solver = Solver()
+        ctx.save_for_backward(ys, ts)
+        return ys
+
+    @staticmethod
+    def backward(ctx, *grad_y):
+        ys, ts, *rest = ctx.saved_tensors
+        for i in range(len(ts) - 1, 0, -1):
+            span = torch.stack([-ts[i], -ts[i - 1]])
+            ctx.solver.integrate(ys, span)
+        return grad_y
+'''
+
+TF_CUSTOM_GRADIENT = '''\
+import tensorflow as tf
+
+
+@tf.custom_gradient
+def clip_first(x):
+    def grad(dy):
+        return tf.tensor_scatter_nd_update(dy, [[0]], [dy[0].numpy() * 2.0])
+    return x, grad
+'''
+
+MASKS_AND_DEVICE_COUNTS = '''\
+import torch
+import jax
+from . import util
+
+
+class Reg(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, D, I, x, y, steps):
+        D[util.bdiag(I).bool()] += 1e-8
+        x[I.byte()] = y.view(-1)
+        ctx.save_for_backward(D, steps)
+        return D
+
+    @staticmethod
+    def backward(ctx, g):
+        D, steps = ctx.saved_tensors
+        for _ in range(steps):
+            g = g * D
+        return g, None, None, None, None
+
+
+def solve(A, b):
+    if A == 0.0:
+        return b
+    return b / A
+
+
+@jax.custom_vjp
+def f(A, b):
+    return solve(A, b)
+
+
+def f_fwd(A, b):
+    return solve(A, b), (A, b)
+
+
+def f_bwd(res, g):
+    A, b = res
+    return solve(A, g), g
+
+
+f.defvjp(f_fwd, f_bwd)
+'''
+
+
+def _codes(tmp_path: Path, text: str, name: str = "mod.py") -> list[tuple[int, str]]:
+    (tmp_path / name).write_text(text, encoding="utf-8")
     result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
     return sorted((d.location.row, d.code) for d in result.diagnostics)
 
 
+def _notebook(*cells: str) -> str:
+    """A notebook in Jupyter's own JSON layout (nbformat 4), one code cell per text."""
+    code = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+             "source": text.splitlines(keepends=True)} for text in cells]
+    return json.dumps({"cells": code, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
 def test_a_demo_call_does_not_silence_the_rule(tmp_path: Path) -> None:
     assert _codes(tmp_path, DEMO_CALL) == [(6, "SL104"), (7, "SL101"), (7, "SL102")]
+
+
+def test_the_demo_call_in_a_notebook_does_not_silence_the_rule(tmp_path: Path) -> None:
+    rule, demo = DEMO_CALL.split('if __name__ == "__main__":\n')
+    notebook = _notebook(rule, demo.strip() + "\n")
+    (tmp_path / "norm1.ipynb").write_text(notebook, encoding="utf-8")
+    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    found = sorted((d.cell, d.location.row, d.code) for d in result.diagnostics)
+    assert found == [(1, 6, "SL104"), (1, 7, "SL101"), (1, 7, "SL102")]
+
+
+def test_starred_saved_tensors_and_a_helper_reached_through_ctx(tmp_path: Path) -> None:
+    codes = _codes(tmp_path, STARRED_SAVED_AND_RECEIVER)
+    assert {(22, "SL104"), (23, "SL101")} <= set(codes)
+    assert codes.count((23, "SL101")) == 2  # -ts[i] and -ts[i - 1]
+    assert (8, "SL105") in codes  # float(span[k]) in Solver.integrate, reached via ctx.solver
+
+
+def test_a_tf_custom_gradient_closure_is_checked(tmp_path: Path) -> None:
+    assert (7, "SL105") in _codes(tmp_path, TF_CUSTOM_GRADIENT)
+
+
+def test_mask_casts_device_counts_and_a_solve_helper(tmp_path: Path) -> None:
+    codes = _codes(tmp_path, MASKS_AND_DEVICE_COUNTS)
+    assert (9, "SL106") in codes  # D[util.bdiag(I).bool()] += 1e-8
+    assert (10, "SL106") in codes  # x[I.byte()] = y.view(-1)
+    assert (17, "SL105") in codes  # range(steps), steps a saved 0-d tensor
+    assert (23, "SL105") in codes  # if A == 0.0 in a helper of a custom_vjp
 
 
 def test_paddle_and_mxnet_rules_are_found(tmp_path: Path) -> None:
