@@ -354,7 +354,7 @@ class Inference:
             if attr in ("pi", "e", "inf", "nan", "newaxis") or attr in HOST_RESULT:
                 return K.HOST_SCALAR
             return K.UNKNOWN
-        if base.tag is Tag.OBJECT and isinstance(node.value, cst.Name) and node.value.value == "self":
+        if base.tag is Tag.OBJECT and isinstance(node.value, cst.Name) and node.value.value in ("self", "ctx"):
             return self.calls.attribute_kind(node) or K.UNKNOWN
         if attr == "shape" and base.tag is Tag.UNKNOWN:
             return K.Kind(Tag.SHAPE, origin=Origin.DATA)  # self.inputs[0].shape: a shape, whatever holds it

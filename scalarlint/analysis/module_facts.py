@@ -97,6 +97,9 @@ class ModuleFacts:
             return
         for target in targets:
             attr = is_self_attribute(target)
+            if attr is None:  # ctx.n = x.shape[0] in a Function's forward, read in its backward
+                ctx_attr = is_self_attribute(target, "ctx")
+                attr = f"ctx.{ctx_attr}" if ctx_attr is not None else None
             if attr is None:
                 continue
             owner = self.enclosing_class(node)
@@ -201,7 +204,7 @@ class CallFacts:
 
     def attribute_kind(self, node: cst.Attribute) -> Kind | None:
         """``self.argmax`` anywhere in a class: the join of what its methods assign to it."""
-        attr = node.attr.value
+        attr = node.attr.value if is_self_attribute(node) else f"ctx.{node.attr.value}"
         owner = self.facts.enclosing_class(node)
         if owner is None:
             return None

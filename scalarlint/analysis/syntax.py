@@ -49,9 +49,9 @@ def is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def is_self_attribute(node: cst.BaseExpression) -> str | None:
-    """``self.argmax`` -> "argmax"."""
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+def is_self_attribute(node: cst.BaseExpression, holder: str = "self") -> str | None:
+    """``self.argmax`` -> "argmax" (``holder="ctx"``: ``ctx.argmax``, a Function's state)."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == holder:
         return node.attr.value
     return None
 
