@@ -38,10 +38,10 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fix_validation as fv  # noqa: E402
-import gpu_verify as gv  # noqa: E402
+import fix_validation as fv
+import gpu_verify as gv
 
-from scalarlint.rules import RULES  # noqa: E402
+from scalarlint.rules import RULES
 
 
 @dataclass
@@ -116,7 +116,7 @@ def sync_probe(backend: gv.Backend, case: fv.Case, rule: Callable[..., Any], rng
     pullback; or ``error: ...``, the rule failing there for another reason."""
     try:
         args = device_args(backend, case.make(rng, n))
-        y, pullback = rule(*args)
+        y, _ = rule(*args)
         dy = backend.to_device(np.asarray(rng.normal(size=np.shape(host(backend, case.primal(y))))))
 
         def forward_and_pullback() -> Any:
@@ -195,10 +195,13 @@ def render(backend: gv.Backend, results: list[DeviceResult], trials: int, elapse
         + "), after and before fixing. *strict after* is the strict array's verdict on the fixed rule.",
         "",
         f"- fixed rules agreeing with the reference on `{backend.name}`: **{agree}/{total}**",
-        f"- strict-clean fixed rules with no sync on `{backend.name}`: **{len(clean) - len(mismatches) - len(broken)}/{len(clean)}**; "
-        f"a sync in {len(mismatches)} (a bug in the rule or in the strict array's semantics), "
-        f"another error in {len(broken)} (the fixed code does not run there; {inherited} of them did not run "
-        "there before fixing either)",
+        (
+            f"- strict-clean fixed rules with no sync on `{backend.name}`: "
+            f"**{len(clean) - len(mismatches) - len(broken)}/{len(clean)}**; "
+            f"a sync in {len(mismatches)} (a bug in the rule or in the strict array's semantics), "
+            f"another error in {len(broken)} (the fixed code does not run there; {inherited} of them did not run "
+            "there before fixing either)"
+        ),
         f"- rules before fixing in which the device saw a sync: {caught_before}/{total}",
         "",
         "| rule | reference | agrees | strict after | device after fix | device before fix |",
