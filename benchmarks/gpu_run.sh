@@ -18,7 +18,7 @@
 #
 # Options:
 #   --cpu            strict / torch-strict instead of cupy / torch (no GPU needed)
-#   --quick          small sizes everywhere (a smoke run); the plugin stage runs one test module
+#   --quick          small sizes (a smoke run)
 #   --stages LIST    comma-separated stage names (default: all of them)
 #   --budget SECONDS the whole run's time (default 470); each stage's cap is cut to what is left
 #   --out DIR        where the tables go (default: $OUT)
@@ -28,7 +28,7 @@
 #   verify-torch  benchmarks/gpu_verify.py --backend torch -> gpu_verify_torch.md  (cap 120 s)
 #   fixval-cupy   benchmarks/fix_validation_device.py --device cupy  -> fix_validation_cupy.md  (40 s)
 #   fixval-torch  benchmarks/fix_validation_device.py --device torch -> fix_validation_torch.md (40 s)
-#   plugin        pytest tests/rules --scalarlint-backends=all -> pytest_plugin.txt (60 s)
+#   plugin        pytest tests/rules/test_rules_backends.py --scalarlint-backends=all -> pytest_plugin.txt (60 s)
 # A stage that fails or runs out of time does not stop the others; gpu_verify.py rewrites its table
 # after every rule, so a stage stopped by its cap leaves a partial table. $OUT/summary.md gets one
 # row per stage as it ends, $OUT/run.log every stage's output. At most 7 files: the device returns 8.
@@ -86,7 +86,7 @@ EOF
     fi
 }
 
-{
+header() {
     echo "# scalarlint GPU verification run"
     echo
     echo "- command: \`bash benchmarks/gpu_run.sh$( ((cpu)) && echo " --cpu")$( ((quick)) && echo " --quick")${stages:+ --stages $stages} --budget $budget\`"
@@ -96,7 +96,7 @@ EOF
     echo
     echo "| stage | status | seconds | table | result |"
     echo "|---|---|---|---|---|"
-} > "$summary"
+}
 
 record() {  # stage status seconds file result
     echo "| $1 | $2 | $3 | ${4:-–} | ${5:-–} |" >> "$summary"
@@ -138,6 +138,7 @@ run_stage() {
 }
 
 # -- setup: scalarlint and the dependencies the GPU image lacks, offline ---------------------------
+setup_row=()
 setup() {
     selected setup || return 0
     local start rc=0 how
@@ -158,10 +159,13 @@ setup() {
     fi
     local status="pass"
     if (( rc != 0 )); then status="ERROR (exit $rc; see run.log)"; exit_status=2; fi
-    record setup "$status" $(( $(date +%s) - start )) "" "$how"
+    setup_row=(setup "$status" $(( $(date +%s) - start )) "" "$how")
 }
 
+: > "$summary"
 setup
+header > "$summary"  # after setup: the versions it installed
+((${#setup_row[@]})) && record "${setup_row[@]}"
 run_stage "verify-$first" 150 "gpu_verify_$first.md" \
     "$py" benchmarks/gpu_verify.py --backend "$first" "${quick_flag[@]}" --peak-bandwidth 4800 --out "$out/gpu_verify_$first.md"
 run_stage "verify-$second" 120 "gpu_verify_$second.md" \
@@ -172,11 +176,10 @@ run_stage "fixval-$first" 40 "fix_validation_$first.md" \
     "$py" benchmarks/fix_validation_device.py --device "$first" --trials "$fixval_trials" --out "$out/fix_validation_$first.md"
 run_stage "fixval-$second" 40 "fix_validation_$second.md" \
     "$py" benchmarks/fix_validation_device.py --device "$second" --trials "$fixval_trials" --out "$out/fix_validation_$second.md"
-plugin_tests=(tests/rules)
-((quick)) && plugin_tests=(tests/rules/test_rules_backends.py)
+# the rule tests that take the plugin's backends (the other rule modules name theirs: CI runs them)
 run_stage plugin 60 pytest_plugin.txt \
     bash -c '"$@" > "'"$out"'/pytest_plugin.txt" 2>&1' _ \
-    "$py" -m pytest "${plugin_tests[@]}" --scalarlint-backends=all -p no:cacheprovider -q -rs
+    "$py" -m pytest tests/rules/test_rules_backends.py --scalarlint-backends=all -p no:cacheprovider -q -rs
 
 {
     echo
