@@ -887,6 +887,17 @@ def render(
     return "\n".join(lines)
 
 
+def _first_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:80]}"
+
+
+def _verify_loop_or_error(backend: Backend, loop: LoopSpec) -> LoopRow:
+    try:
+        return verify_loop(backend, loop)
+    except Exception as exc:
+        return LoopRow(f"{loop.label} (ERROR {_first_line(exc)})")
+
+
 def make_backend(name: str, quick: bool) -> Backend:
     if name == "strict":
         return StrictBackend(quick)
@@ -920,7 +931,10 @@ def main(argv: list[str] | None = None) -> int:
     command = "python benchmarks/gpu_verify.py " + " ".join(argv if argv is not None else sys.argv[1:])
     rows = []
     for spec in specs:
-        row = verify_spec(backend, spec)
+        try:
+            row = verify_spec(backend, spec)
+        except Exception as exc:  # one rule's failure must not cost the others' results (one GPU run)
+            row = Row(spec.label, scalar=f"ERROR {_first_line(exc)}")
         rows.append(row)
         print(f"{spec.label:24s} agree={row.agree} scalar={row.scalar} calls={row.calls} nodes={row.nodes} "
               f"times={[_fmt_time(t) for t in row.times]}", file=sys.stderr, flush=True)
@@ -928,7 +942,7 @@ def main(argv: list[str] | None = None) -> int:
             partial = render(backend, rows, [], command, time.perf_counter() - start, (len(rows), len(specs)))
             options.out.parent.mkdir(parents=True, exist_ok=True)
             options.out.write_text(partial)
-    loops = [verify_loop(backend, loop) for loop in LOOPS if any(s.label == loop.spec_label for s in specs)]
+    loops = [_verify_loop_or_error(backend, loop) for loop in LOOPS if any(s.label == loop.spec_label for s in specs)]
     report = render(backend, rows, loops, command, time.perf_counter() - start)
     print(report)
     if options.out is not None:

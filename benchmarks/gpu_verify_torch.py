@@ -131,11 +131,14 @@ class TorchCudaBackend(gv.Backend):
             graph, keeps = torch.cuda.CUDAGraph(keep_graph=True), True
         except TypeError:  # a PyTorch without keep_graph: no raw graph to count nodes in
             graph, keeps = torch.cuda.CUDAGraph(), False
+        stream = torch.cuda.current_stream()
         try:
             with torch.cuda.graph(graph):
                 out = fn()
         except Exception as exc:  # a sync (or anything else) during capture
+            # a capture that fails to end leaves its side stream current: go back to ours
             with contextlib.suppress(Exception):
+                torch.cuda.set_stream(stream)
                 torch.cuda.synchronize()
             return gv.Capture(False, f"raised {_first_error(exc)}")
         nodes: Any = "n/a: this PyTorch has no CUDAGraph(keep_graph=True)"

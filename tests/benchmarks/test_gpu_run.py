@@ -86,6 +86,24 @@ def test_gpu_verify_writes_a_partial_table_after_each_rule(tmp_path: Path, monke
     assert [row[0] for row in _table_rows(out.read_text())] == ["`sum`", "`mean`"]
 
 
+def test_gpu_verify_reports_a_rule_that_breaks_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a one-shot GPU run, one rule raising must not cost the other rules' rows."""
+    real = gv.verify_spec
+
+    def mean_breaks(backend: Any, spec: Any) -> Any:
+        if spec.label == "mean":
+            raise RuntimeError("from_dlpack: unsupported dtype\nsecond line")
+        return real(backend, spec)
+
+    monkeypatch.setattr(gv, "verify_spec", mean_breaks)
+    out = tmp_path / "report.md"
+    assert gv.main(["--backend", "strict", "--quick", "--out", str(out), "--only", "sum", "mean", "abs"]) == 1
+    rows = {row[0]: row for row in _table_rows(out.read_text())}
+    assert rows["`mean`"][2] == "ERROR RuntimeError: from_dlpack: unsupported dtype"
+    assert rows["`sum`"][2] == rows["`abs`"][2] == "ok"
+    assert "FAILURES above" in out.read_text()
+
+
 @pytest.mark.parametrize("device", ["strict", "torch-strict"])
 def test_fix_validation_on_a_strict_device(tmp_path: Path, device: str) -> None:
     if device == "torch-strict":
@@ -156,6 +174,9 @@ class _FakeCuda:
 
     def current_stream(self) -> Any:
         return self.Stream()
+
+    def set_stream(self, stream: Any) -> None:
+        self.log.append("set stream")
 
     def stream(self, stream: Any) -> Any:
         import contextlib
@@ -231,7 +252,7 @@ def test_torch_capture_reports_the_first_error_of_a_sync() -> None:
     result = backend.capture(syncing, np.zeros(2))
     assert not result.ok
     assert result.detail == "raised RuntimeError: CUDA error: operation not permitted when stream is capturing"
-    assert "replay" not in log
+    assert log[-3:] == ["capture begin", "set stream", "sync"] and "replay" not in log
 
 
 def test_torch_guard_turns_the_sync_debug_mode_on_and_back() -> None:
