@@ -28,6 +28,11 @@ Usage::
 
     python benchmarks/gpu_verify.py --backend strict --out benchmarks/results/gpu_verify_strict.md
     python benchmarks/gpu_verify.py --backend cupy   --out gpu_verify_cupy.md
+    python benchmarks/gpu_verify.py --backend torch  --out gpu_verify_torch.md   # gpu_verify_torch.py
+    python benchmarks/gpu_verify.py --backend torch-strict --quick               # no GPU needed
+
+``benchmarks/gpu_run.sh`` runs the cupy and torch ones with the rest of the GPU checks in one
+call (docs/gpu-verification.md).
 
 Running it on a GPU machine (CuPy + NumPy, no network, no install)
 ------------------------------------------------------------------
