@@ -28,6 +28,11 @@ Usage::
 
     python benchmarks/gpu_verify.py --backend strict --out benchmarks/results/gpu_verify_strict.md
     python benchmarks/gpu_verify.py --backend cupy   --out gpu_verify_cupy.md
+    python benchmarks/gpu_verify.py --backend torch  --out gpu_verify_torch.md   # gpu_verify_torch.py
+    python benchmarks/gpu_verify.py --backend torch-strict --quick               # no GPU needed
+
+``benchmarks/gpu_run.sh`` runs the cupy and torch ones with the rest of the GPU checks in one
+call (docs/gpu-verification.md).
 
 Running it on a GPU machine (CuPy + NumPy, no network, no install)
 ------------------------------------------------------------------
@@ -68,6 +73,9 @@ from typing import Any
 import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# The torch backends live in the sibling ``gpu_verify_torch.py``, which imports this module as
+# ``gpu_verify``: the alias gives it this very module when it runs as a script or is loaded by path.
+sys.modules.setdefault("gpu_verify", sys.modules[__name__])
 
 
 def import_rules() -> dict[str, Callable[..., Any]]:
@@ -422,6 +430,11 @@ class Backend:
     capture_sizes: tuple[int, int] = (1_000, 1_000_000)
     loop_n = 10_000
     time_label = "wall"
+    graphs = False  # pullbacks are recorded as CUDA graphs (capture, kernel nodes)
+    dense_cap = 90_000  # largest matrix (elements) a dense rule is timed with
+    sync_label = "the device"  # what a scalar access costs there, for the loop table
+    scalar_text = "inside CUDA stream capture (a host sync there is an error);"
+    peak_gbps: float | None = None  # the memory bandwidth the effective one is compared with
 
     def to_device(self, a: np.ndarray) -> Any:
         raise NotImplementedError
@@ -492,6 +505,9 @@ class CupyBackend(Backend):
     name = "cupy"
     time_sizes = (1_000_000, 100_000_000)
     time_label = "GPU"
+    graphs = True
+    dense_cap = 1_000_000
+    sync_label = "CuPy"
 
     def __init__(self, quick: bool = False) -> None:
         import cupy
@@ -567,7 +583,14 @@ class CupyBackend(Backend):
         cupy = self._cupy
         props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
         name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
-        return f"cupy {cupy.__version__} on {name}"
+        runtime = cupy.cuda.runtime
+        versions = f"CUDA runtime {_cuda_version(runtime.runtimeGetVersion())}, driver API {_cuda_version(runtime.driverGetVersion())}"
+        return f"cupy {cupy.__version__} on {name} ({props['totalGlobalMem'] / 2**30:.0f} GiB), {versions}"
+
+
+def _cuda_version(number: int) -> str:
+    """CUDA's integer version (12080) as text (12.8)."""
+    return f"{number // 1000}.{number % 1000 // 10}"
 
 
 def tree_map_device(value: Any, fn: Callable[[Any], Any]) -> Any:
@@ -631,8 +654,8 @@ def verify_spec(backend: Backend, spec: Spec) -> Row:
         with counter.active():
             call()
         row.calls.append(counter.count)
-    # 3 (cupy): stream capture and graph nodes
-    if isinstance(backend, CupyBackend):
+    # 3 (GPU): stream capture and graph nodes
+    if backend.graphs:
         captures = []
         for n in backend.capture_sizes:
             n_eff = n if not spec.dense else min(n, 1_000_000)
@@ -653,7 +676,7 @@ def verify_spec(backend: Backend, spec: Spec) -> Row:
         if n not in sizes:
             row.times.append(None)
             continue
-        n_eff = n if not spec.dense else min(n, 1_000_000 if isinstance(backend, CupyBackend) else 90_000)
+        n_eff = n if not spec.dense else min(n, backend.dense_cap)
         args, kwargs = backend.make(spec, n_eff)
         _, call, _ = _run_rule(spec, args, kwargs, backend.cotangent)
         repeat = 10 if n_eff <= 10_000_000 else 5
@@ -742,7 +765,20 @@ def _growth(values: list[Any]) -> str:
     return f"{values[0]} / {values[1]}" + (" (constant)" if values[0] == values[1] else "")
 
 
-def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str, elapsed: float) -> str:
+def _fmt_bandwidth(gbps: float | None, peak: float | None) -> str:
+    if gbps is None:
+        return "-"
+    return f"{gbps:.1f} GB/s" + ("" if not peak else f" ({100 * gbps / peak:.0f}% of {peak / 1000:.1f} TB/s)")
+
+
+def render(
+    backend: Backend,
+    rows: list[Row],
+    loops: list[LoopRow],
+    command: str,
+    elapsed: float,
+    partial: tuple[int, int] | None = None,
+) -> str:
     import numpy
 
     try:
@@ -760,13 +796,19 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
         f"Python {platform.python_version()}, NumPy {numpy.__version__}, {compat}",
         f"- backend: {backend.describe()}",
         f"- total run time: {elapsed:.1f} s",
+        *(
+            [f"- **partial**: {partial[0]} of {partial[1]} rule variants done (the run stopped or is still going)"]
+            if partial
+            else []
+        ),
+        *([f"- peak memory bandwidth compared with: {backend.peak_gbps / 1000:.1f} TB/s"] if backend.peak_gbps else []),
         "",
         "Columns: *agrees* is the max error relative to the largest NumPy value, over the",
         f"outputs and cotangents, at n = {_fmt_n(backend.check_sizes[0])} and {_fmt_n(backend.check_sizes[1])};",
         "*scalar access* is `ok` when the pullback ran " + (
             "inside `disallow_scalar()` without a `ScalarIndexingError`;"
             if isinstance(backend, StrictBackend)
-            else "inside CUDA stream capture (a host sync there is an error);"
+            else backend.scalar_text
         ),
         "*host calls* counts Python/C calls made by one pullback at both sizes (constant = no",
         "per-element host work)"
@@ -775,7 +817,7 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
             f"n = {_fmt_n(backend.capture_sizes[0])} / {_fmt_n(backend.capture_sizes[1])} (other node "
             "types in parentheses; a difference of a few nodes can come from CuPy picking another "
             "reduction strategy by size, per-element work would scale with n)"
-            if isinstance(backend, CupyBackend)
+            if backend.graphs
             else ""
         )
         + f"; times are {backend.time_label} time per pullback; *eff. BW* is the traffic of an ideal",
@@ -786,7 +828,7 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
     ]
     t0, t1 = (_fmt_n(n) for n in backend.time_sizes)
     header = ["rule", "agrees (max rel err)", "scalar access", "host calls"]
-    if isinstance(backend, CupyBackend):
+    if backend.graphs:
         header.append("kernel nodes")
     header += [f"pullback n={t0}", f"pullback n={t1}", "eff. BW"]
     lines.append("| " + " | ".join(header) + " |")
@@ -798,10 +840,10 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
             r.scalar,
             _growth(r.calls),
         ]
-        if isinstance(backend, CupyBackend):
+        if backend.graphs:
             cells.append(_growth(r.nodes))
         cells += [_fmt_time(t) for t in (r.times + [None, None])[:2]]
-        cells.append("-" if r.bandwidth is None else f"{r.bandwidth:.1f} GB/s")
+        cells.append(_fmt_bandwidth(r.bandwidth, backend.peak_gbps))
         lines.append("| " + " | ".join(cells) + " |")
     notes = [f"- `{r.label}`: {note}" for r in rows for note in r.notes]
     if notes:
@@ -816,7 +858,7 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
             "; on the strict array they must raise `ScalarIndexingError` under `disallow_scalar()`"
             " (timed here inside `allow_scalar()`, i.e. as plain CPU loops)."
             if isinstance(backend, StrictBackend)
-            else "; on CuPy every comparison is a device-to-host sync."
+            else f"; on {backend.sync_label} every comparison is a device-to-host sync."
         ),
         "",
     ]
@@ -838,10 +880,11 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
         + ("all agree with NumPy with no scalar access" if ok else "FAILURES above")
         + ("; host calls constant in n for all" if constant else "; host calls vary with n for some (see table)")
     )
-    if isinstance(backend, CupyBackend):
+    if backend.graphs:
         nodes_constant = all(len(r.nodes) == 2 and r.nodes[0] == r.nodes[1] for r in rows)
+        c0, c1 = (_fmt_n(n) for n in backend.capture_sizes)
         summary += (
-            "; kernel nodes constant from n = 1e3 to 1e6 for all"
+            f"; kernel nodes constant from n = {c0} to {c1} for all"
             if nodes_constant
             else "; kernel node counts differ with n for some (see table)"
         )
@@ -849,9 +892,25 @@ def render(backend: Backend, rows: list[Row], loops: list[LoopRow], command: str
     return "\n".join(lines)
 
 
+def _first_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:80]}"
+
+
+def _verify_loop_or_error(backend: Backend, loop: LoopSpec) -> LoopRow:
+    try:
+        return verify_loop(backend, loop)
+    except Exception as exc:
+        return LoopRow(f"{loop.label} (ERROR {_first_line(exc)})")
+
+
 def make_backend(name: str, quick: bool) -> Backend:
     if name == "strict":
         return StrictBackend(quick)
+    if name in ("torch", "torch-strict"):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import gpu_verify_torch
+
+        return gpu_verify_torch.make_backend(name, quick)
     if name == "cupy":
         try:
             return CupyBackend(quick)
@@ -862,22 +921,33 @@ def make_backend(name: str, quick: bool) -> Backend:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", choices=("strict", "cupy"), required=True)
+    parser.add_argument("--backend", choices=("strict", "cupy", "torch", "torch-strict"), required=True)
     parser.add_argument("--out", type=Path, help="write the Markdown report here (default: stdout only)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run for tests")
     parser.add_argument("--only", nargs="*", help="rule labels to run (default: all)")
+    parser.add_argument(
+        "--peak-bandwidth", type=float, metavar="GB/S", help="show the effective bandwidth as a share of this peak"
+    )
     options = parser.parse_args(argv)
     backend = make_backend(options.backend, options.quick)
+    backend.peak_gbps = options.peak_bandwidth
     start = time.perf_counter()
     specs = [s for s in SPECS if not options.only or s.label in options.only or s.rule in options.only]
+    command = "python benchmarks/gpu_verify.py " + " ".join(argv if argv is not None else sys.argv[1:])
     rows = []
     for spec in specs:
-        row = verify_spec(backend, spec)
+        try:
+            row = verify_spec(backend, spec)
+        except Exception as exc:  # one rule's failure must not cost the others' results (one GPU run)
+            row = Row(spec.label, scalar=f"ERROR {_first_line(exc)}")
         rows.append(row)
         print(f"{spec.label:24s} agree={row.agree} scalar={row.scalar} calls={row.calls} nodes={row.nodes} "
               f"times={[_fmt_time(t) for t in row.times]}", file=sys.stderr, flush=True)
-    loops = [verify_loop(backend, loop) for loop in LOOPS if any(s.label == loop.spec_label for s in specs)]
-    command = "python benchmarks/gpu_verify.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        if options.out is not None:  # what a run stopped by a time limit leaves behind
+            partial = render(backend, rows, [], command, time.perf_counter() - start, (len(rows), len(specs)))
+            options.out.parent.mkdir(parents=True, exist_ok=True)
+            options.out.write_text(partial)
+    loops = [_verify_loop_or_error(backend, loop) for loop in LOOPS if any(s.label == loop.spec_label for s in specs)]
     report = render(backend, rows, loops, command, time.perf_counter() - start)
     print(report)
     if options.out is not None:
