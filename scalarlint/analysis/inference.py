@@ -43,6 +43,9 @@ ARRAY_ATTRS = frozenset({"T", "mT", "H", "real", "imag", "data", "grad", "array"
 HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
 # Methods only device arrays have (MXNet/MindSpore ``asnumpy``/``asscalar``, torch/TF/Paddle
 # ``numpy``): whatever the receiver's origin, it was a device array and the result is host data.
+# what one reads off an array of rank >= 1 and never off one element
+ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose", "ravel", "flatten", "view",
+                             "get_shape", "permute", "unsqueeze", "squeeze"})
 # ML code's name for a vector of per-sequence lengths (``ilens``, ``input_lengths``, ``seq_lens``)
 LENGTHS_NAME = re.compile(r"(^|_|[a-z])(lens|lengths)$")
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
@@ -170,6 +173,8 @@ class Inference:
         ``_is_element`` for when it is taken as an element, plus two kinds of use: ``converted``
         (``float(x[0])`` only works on one element) and the scalar uses ``scalar_use`` finds.
         """
+        if self._used_as_an_array(node):
+            return False  # x[i].shape, x[i].reshape(...): a row or a slab, not one element
         base = self.kind(node.value)
         if base.tag is Tag.UNKNOWN and self._indexed_like_an_array(node):
             return True
@@ -181,6 +186,10 @@ class Inference:
         if self._is_element(base, indices) or converted:
             return True
         return base.rank is None and base.doubt == Doubt.NONE and self.used_as_scalar(node)
+
+    def _used_as_an_array(self, node: cst.Subscript) -> bool:
+        parent = self.parents.get(node)
+        return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in ARRAY_ONLY_USES
 
     def _indexed_like_an_array(self, node: cst.Subscript) -> bool:
         """``state.errors[idx - 1, -1]`` of a value the inference cannot follow: an index of two
@@ -216,11 +225,14 @@ class Inference:
         return self.scalar_uses.used_as_scalar(node)
 
     def is_mask_index(self, node: cst.Subscript) -> bool:
+        """``x[mask]`` with a boolean device array; ``x`` need not be known: only an array
+        takes an array of booleans as its index (inside a checked function)."""
         base = self.kind(node.value)
-        if base.tag is not Tag.ARRAY:
+        if base.tag is not Tag.ARRAY and not (base.tag is Tag.UNKNOWN and self.enclosing_function(node) in self.checked_functions):
             return False
         indices = self.index_kinds(node)
-        return bool(indices) and any(k.tag is Tag.ARRAY and k.boolean for k in indices)
+        masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
+        return bool(masks) and (base.tag is Tag.ARRAY or any(not k.doubt for k in masks))
 
     def is_element_value(self, node: cst.BaseExpression) -> bool:
         """A 0-d device value that is one element of an array (not a reduction result)."""

@@ -55,6 +55,7 @@ NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
 TRANSFER_FUNCTIONS = frozenset({"asnumpy", "to_numpy"}) | HOST_FUNCTIONS
 ELEMENT_TRANSFERS = frozenset({"item"}) | ELEMENT_METHODS
+UNKNOWN_RECEIVER_TRANSFERS = frozenset({"item", "tolist"})  # array-only methods, whatever the receiver
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -99,11 +100,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN:
             yield Finding(INFO.code, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return
-        if (
-            attr in ELEMENT_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
-            and not isinstance(receiver, cst.Subscript) and not _narrowed_to_host(receiver, node, ctx)
-        ):
-            # gamma.item(): only arrays (and NumPy scalars) have it; inside a rule, a device value
+        if attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN and not _narrowed_to_host(receiver, node, ctx):
+            # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
+            # methods; inside a rule the value is device data
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return
         if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and not _narrowed_to_host(receiver, node, ctx):
