@@ -126,17 +126,26 @@ def _binding_origin(inf: "Inference", name: str, node: cst.CSTNode, hops: int) -
 
 
 def _several_origins(inf: "Inference", name: cst.Name, hops: int) -> Reason | None:
-    """A name assigned on several paths: each assignment's reason, the weakest decides."""
-    scope = inf.scopes.get(name)
-    if scope is None or name.value not in scope:
-        return None
-    targets = [getattr(a, "node", None) for a in scope[name.value]]
-    targets = [t for t in targets if t is not None and not isinstance(inf.parents.get(t), cst.AugAssign)][:3]
-    reasons = [_binding_origin(inf, name.value, t, hops) for t in targets]  # ``dx += v`` keeps dx's origin
+    """A name assigned on several paths: the reason of each assignment that reaches this use
+    (``dx += v`` keeps dx's origin), the weakest decides."""
+    targets = [t for t in reaching_targets(inf, name) if not isinstance(inf.parents.get(t), cst.AugAssign)]
+    reasons = [_binding_origin(inf, name.value, t, hops) for t in targets[:3]]
     known = [r for r in reasons if r is not None]
     if not known or len(known) < len(reasons):
         return None
     return known[0].then(*known[1:])
+
+
+def reaching_targets(inf: "Inference", name: cst.Name) -> list[cst.CSTNode]:
+    """The targets of the assignments of ``name`` that reach this use (``Inference.flow``)."""
+    scope = inf.scopes.get(name)
+    if scope is None:
+        return []
+    for access in scope.accesses[name.value]:
+        if access.node is name:
+            referents = list(access.referents)
+            return [r.node for r in inf.flow.reaching(name, referents) if getattr(r, "node", None) is not None]
+    return []
 
 
 def _unpacked_origin(inf: "Inference", target: cst.Name, hops: int) -> Reason | None:
@@ -316,19 +325,10 @@ def _host_int_level(inf: "Inference", expr: cst.BaseExpression, hops: int) -> Co
     if isinstance(expr, cst.Name) and hops > 0:
         node = inf.definition_of(expr)
         if node is None:  # y_low = int(y); if y_low >= h - 1: y_low = h - 1
-            targets = _assignments(inf, expr)
-            return weakest(_target_level(inf, t, hops) for t in targets) if targets else MEDIUM
+            targets = reaching_targets(inf, expr)
+            return weakest(_target_level(inf, t, hops) for t in targets[:4]) if 0 < len(targets) <= 4 else MEDIUM
         return _target_level(inf, node, hops)
     return MEDIUM
-
-
-def _assignments(inf: "Inference", name: cst.Name) -> list[cst.CSTNode]:
-    """Every target ``name`` is bound to in its scope (a few at most), or none."""
-    scope = inf.scopes.get(name)
-    if scope is None or name.value not in scope:
-        return []
-    targets = [getattr(a, "node", None) for a in scope[name.value]]
-    return [t for t in targets if t is not None][:4] if len(targets) <= 4 else []
 
 
 def _target_level(inf: "Inference", node: cst.CSTNode, hops: int) -> Confidence:

@@ -85,8 +85,9 @@ def element_reason(inf: Inference, sub: cst.Subscript, converted: str | None = N
         ))
     else:
         value = array_origin(inf, sub.value)
+        value = Reason(value.confidence, value.texts[:4])  # room for the indices and the access
     indices = [e.slice.value for e in sub.slice if isinstance(e.slice, cst.Index)]
-    return value.then(*(index_origin(inf, i) for i in indices), _access(inf, sub, base, converted))
+    return value.then(*(index_origin(inf, i) for i in indices[:3]), _access(inf, sub, base, converted))
 
 
 def _access(inf: Inference, sub: cst.Subscript, base: Kind, converted: str | None) -> Reason:
