@@ -236,8 +236,10 @@ def parameter_origin(inf: "Inference", param: cst.Param) -> Reason:
     role = _role_of(param, params, getattr(target, "param_roles", ()) or ())
     if role is not None:
         cotangent = fname.startswith(COTANGENT_METHODS) or fname.endswith("backward")
+        starred = isinstance(params, cst.Parameters) and params.star_arg is param
         what = {roles.ARRAY: "the cotangent" if cotangent else "an array", roles.ARRAYS: "the tuple of arrays",
-                roles.STAR_ARRAYS: "the cotangents" if cotangent else "the arrays"}[role]
+                roles.STAR_ARRAYS: ("the cotangents" if starred else "a cotangent") if cotangent else
+                ("the arrays" if starred else "an array")}[role]
         return Reason(MEDIUM, (f"`{name}`: {what} a framework's `{fname}` receives (its calling convention)",))
     if param.annotation is not None:
         return Reason(MEDIUM, (f"`{name}`: annotated `{code(param.annotation.annotation)}`",))
