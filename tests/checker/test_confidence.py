@@ -40,7 +40,8 @@ def rrule_total(x):
         return (dy * s,)
     return x, total_pullback
 """
-# ``v`` comes back from a call the inference cannot follow: only the low tier reports it.
+# ``v`` comes back from a call the inference cannot follow: only the low tier reports it (and
+# not a row handed to an array function, nor a value tested as a list).
 UNKNOWN_WALK = """\
 from somewhere import load
 
@@ -50,7 +51,8 @@ def rrule_walk(x):
     def walk_pullback(dy):
         out = []
         for i in range(len(v)):
-            out.append(v[i] * dy)
+            if v[i] > 0:
+                out.append(dy)
         return (out,)
     return x, walk_pullback
 """
@@ -102,7 +104,7 @@ def test_a_torch_cotangent_and_a_saved_tensor_are_medium_by_convention() -> None
     cotangent = at(found, "SL102", 10)
     assert saved.confidence is Confidence.MEDIUM and cotangent.confidence is Confidence.MEDIUM
     assert any("saved by the forward" in reason for reason in saved.evidence)
-    assert any("`grad_output`: the cotangent" in reason for reason in cotangent.evidence)
+    assert any("`grad_output`: a cotangent a framework's `backward` receives" in reason for reason in cotangent.evidence)
 
 
 def test_rank_stated_by_unpacking_the_shape_is_medium_and_quoted() -> None:
@@ -129,6 +131,9 @@ def test_the_low_tier_reports_an_unknown_value_walked_by_its_own_length_only_whe
     read = at(low, "SL101", 9)
     assert read.confidence is Confidence.LOW
     assert any("cannot follow" in reason for reason in read.evidence)
+    as_row = UNKNOWN_WALK.replace("if v[i] > 0:", "if take(v[i], dy) is not None:")
+    as_list = UNKNOWN_WALK.replace("        for i in range(len(v)):", "        if isinstance(v, list):\n          for i in range(len(v)):")
+    assert findings(as_row, confidence="low") == [] and findings(as_list, confidence="low") == []
 
 
 def test_json_carries_confidence_and_evidence_and_high_changes_the_exit_code(tmp_path: Path) -> None:
