@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Iterable
 import libcst as cst
 
 from scalarlint.analysis.bindings import is_saved_access
+from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
 from scalarlint.analysis.frameworks import base as roles
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.local_calls import assigned_value
@@ -195,7 +196,7 @@ def _call_origin(inf: "Inference", call: cst.Call, hops: int) -> Reason | None:
         inner = array_origin(inf, device[0], hops - 1)
         return Reason(inner.confidence, (f"`{code(call)}` of a device value", *inner.texts))
     parts = call_name(call.func) or []
-    if parts and parts[-1].startswith(("alloc", "zeros", "empty")) and len(parts) >= 2:
+    if len(parts) >= 3 and parts[-1] in CONSTRUCTORS and parts[-2] in RECEIVERS:  # model.ops.alloc2f(n, m)
         return Reason(HIGH, (f"built by `{code(call)}`, a framework's array constructor",))
     return None
 
