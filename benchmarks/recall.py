@@ -15,6 +15,9 @@ What is counted (see ``../shared/LABELLING.md``):
 - near-miss false positives: near-miss lines (``near-tuple``, ``near-slab``, ...) with any finding;
 - precision: of the findings inside the functions that were read whole (``scope`` lines), the
   share that lands on a true label of its code; ``debatable`` lines count neither way;
+- per confidence level (``--confidence high|medium|low``): each code base is checked once at
+  ``low`` and its findings kept at or above each level; the other tables are the default's
+  (``medium``);
 - whole-tree precision, for code bases whose every finding was read (``read-all`` in the label
   file): each finding is a true label, a near-miss or ``debatable`` label, or a ``finding`` line
   giving the verdict (``tp``, ``fp``, ``debatable``) of one read outside the labelled functions.
@@ -41,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scalarlint.config import Config  # noqa: E402
+from scalarlint.diagnostics import CONFIDENCE_LEVELS, Confidence  # noqa: E402
 from scalarlint.engine import check_paths  # noqa: E402
 
 LABELS = ROOT / "benchmarks" / "recall"
@@ -119,9 +123,11 @@ def stamp(label_file: LabelFile, checkout: Path) -> None:
 
 
 Spans = dict[tuple[str, int, str], int]  # (file, first row, code) -> last row of the finding
+Levels = dict[tuple[str, int, str], Confidence]  # (file, first row, code) -> the surest finding's confidence
 
 
-def findings_for(folder: Path, config: Config) -> tuple[set[tuple[str, int, str]], float, Spans]:
+def findings_for(folder: Path, config: Config, levels: Levels | None = None) -> tuple[set[tuple[str, int, str]], float, Spans]:
+    """The findings of a run on ``folder``; ``levels`` receives each one's confidence."""
     start = time.perf_counter()
     result = check_paths([folder], config)
     elapsed = time.perf_counter() - start
@@ -129,9 +135,16 @@ def findings_for(folder: Path, config: Config) -> tuple[set[tuple[str, int, str]
     spans: Spans = {}
     for d in result.diagnostics:
         rel = Path(d.filename).resolve().relative_to(folder.resolve()).as_posix()
-        found.add((rel, d.location.row, d.code))
-        spans[(rel, d.location.row, d.code)] = d.end_location.row
+        key = (rel, d.location.row, d.code)
+        found.add(key)
+        spans[key] = d.end_location.row
+        if levels is not None and (key not in levels or d.confidence.rank > levels[key].rank):
+            levels[key] = d.confidence
     return found, elapsed, spans
+
+
+def at_level(found: set[tuple[str, int, str]], levels: Levels, level: str) -> set[tuple[str, int, str]]:
+    return {key for key in found if levels[key].at_least(level)}
 
 
 def align_to_labels(found: set[tuple[str, int, str]], spans: Spans, label_file: LabelFile) -> set[tuple[str, int, str]]:
@@ -313,8 +326,23 @@ def _pct(value: float) -> str:
     return f"{value:.2f}"
 
 
+def level_table(by_level: dict[str, Score]) -> list[str]:
+    """Recall, near-miss false positives and precision if only findings at or above each
+    confidence level were reported (``--confidence LEVEL``)."""
+    lines = ["## Per confidence level (`--confidence LEVEL`; all code bases)", ""]
+    lines += ["| level | found | recall | near-miss FPs | FP rate | findings in scope | precision |", "|---|---|---|---|---|---|---|"]
+    for level in CONFIDENCE_LEVELS:
+        s = by_level[level]
+        name = f"{level} (default)" if level == Config().confidence else level
+        lines.append(
+            f"| {name} | {sum(s.hit_by_kind.values())} | {_pct(s.recall)} | {s.near_hit} | {_pct(s.near_rate)} | "
+            f"{s.findings_in_scope} | {_pct(s.precision)} |"
+        )
+    return lines + [""]
+
+
 def report(per_project: dict[str, Score], total: Score, corpus: Score, times: dict[str, float], before: dict | None,
-           readings: dict[str, TreeReading] | None = None) -> str:
+           readings: dict[str, TreeReading] | None = None, by_level: dict[str, Score] | None = None) -> str:
     lines = ["# Recall and precision on labelled real AD code", ""]
     lines.append("Produced by `python benchmarks/recall.py CHECKOUTS` (default scope, default checks).")
     lines.append("Labels: `benchmarks/recall/*.labels`; sources and checksums: `benchmarks/recall/SOURCES.md`.")
@@ -361,6 +389,8 @@ def report(per_project: dict[str, Score], total: Score, corpus: Score, times: di
             f"{_pct(b['findings_on_true'] / b['findings_in_scope'] if b['findings_in_scope'] else 1)} | |"
         )
     lines.append("")
+    if by_level:
+        lines += level_table(by_level)
     if readings:
         lines.append("## Every finding read (whole trees, default scope)")
         lines.append("")
@@ -411,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     readings: dict[str, TreeReading] = {}
     times: dict[str, float] = {}
     total = Score()
+    by_level = {level: Score() for level in CONFIDENCE_LEVELS}
     problems: list[str] = []
     for path in sorted(args.labels.glob("*.labels")):
         label_file = parse_labels(path)
@@ -421,8 +452,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.stamp:
             stamp(label_file, checkout)
             label_file = parse_labels(path)
-        found, elapsed, spans = findings_for(checkout, Config(root=str(checkout)))
-        found = align_to_labels(found, spans, label_file)
+        levels: Levels = {}
+        every, elapsed, spans = findings_for(checkout, Config(root=str(checkout), confidence="low"), levels)
+        for level in CONFIDENCE_LEVELS:
+            by_level[level].add(score(label_file, align_to_labels(at_level(every, levels, level), spans, label_file), checkout)[0])
+        found = align_to_labels(at_level(every, levels, Config().confidence), spans, label_file)
         s, stale = score(label_file, found, checkout)
         problems += [f"{label_file.project}: {p}" for p in stale]
         per_project[label_file.project] = s
@@ -446,14 +480,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.show_unlabelled and corpus.unlabelled:
         print("\n## corpus: unlabelled findings\n" + "\n".join(corpus.unlabelled))
     before = json.loads(args.before.read_text()) if args.before else None
-    text = report(per_project, total, corpus, times, before, readings)
+    text = report(per_project, total, corpus, times, before, readings, by_level)
     if before and args.before_note:
         text += f"\n\"before\": {args.before_note}\n"
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     if args.json:
-        data = {"total": total.as_json(), "corpus": corpus.as_json(),
+        data = {"total": total.as_json(), "corpus": corpus.as_json(), "levels": {k: v.as_json() for k, v in by_level.items()},
                 "projects": {k: v.as_json() for k, v in per_project.items()},
                 "read": {k: {"tp": r.tp, "fp": r.fp, "debatable": r.debatable, "unread": len(r.unread)} for k, r in readings.items()}}
         args.json.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")

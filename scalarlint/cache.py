@@ -45,13 +45,14 @@ from typing import Any
 from scalarlint import __version__
 from scalarlint.config import Config
 
-MAGIC = b"scalarlint-cache 1\n"
+# 2: diagnostics carry ``confidence`` and ``evidence``; an entry of 1 would read back without them
+MAGIC = b"scalarlint-cache 2\n"
 KINDS = ("index", "findings", "run")
 # Settings that do not change what a run finds (where the cache lives, how long a file may take).
 _UNRELATED_SETTINGS = frozenset({"cache_dir", "file_time_limit", "use_cache"})
 _ALLOWED_CLASSES = {
     ("scalarlint.diagnostics", name)
-    for name in ("Diagnostic", "Location", "Edit", "Fix", "Severity", "Applicability", "FileError")
+    for name in ("Diagnostic", "Location", "Edit", "Fix", "Severity", "Applicability", "Confidence", "FileError")
 } | {
     ("scalarlint.analysis.index", name) for name in ("ModuleIndex", "FunctionEntry", "ClassEntry")
 } | {("copyreg", "_reconstructor"), ("builtins", "object"), ("builtins", "set"), ("builtins", "frozenset")}

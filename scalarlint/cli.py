@@ -57,6 +57,8 @@ def main() -> None:
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed (with --fix) and say why the others have no fix.")
 @click.option("--fix-read-only", is_flag=True, help="With --fix, also rewrite files without write permission.")
+@click.option("--confidence", type=click.Choice(["high", "medium", "low"], case_sensitive=False), default=None, help="Report findings at this confidence or above (default: the confidence setting, else medium).")
+@click.option("--show-evidence", is_flag=True, help="In text, follow each finding with its confidence and why it was reported.")
 @click.option("--file-time-limit", type=click.FloatRange(min=0), default=None, help="Seconds each file may take per pass before it is reported instead (default 60; 0: no limit).")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per check (and how many are fixable) instead of each finding.")
 @click.option("--verbose", "-v", is_flag=True, help="Also say on stderr how much of the run the cache answered.")
@@ -88,6 +90,8 @@ def check(
     show_files: bool = False,
     show_settings: bool = False,
     file_time_limit: float | None = None,
+    confidence: str | None = None,
+    show_evidence: bool = False,
     no_cache: bool = False,
     cache_dir: Path | None = None,
     verbose: bool = False,
@@ -109,6 +113,7 @@ def check(
         config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
         config = config.with_overrides(
             select=_codes(select), ignore=_codes(ignore), scope=scope, file_time_limit=file_time_limit,
+            confidence=confidence.lower() if confidence else None,
             cache_dir=str(cache_dir.resolve()) if cache_dir is not None else None,
         )
         if extend_select:
@@ -125,7 +130,7 @@ def check(
 
         sys.exit(run_check(targets, config, jobs, runtime_record, runtime_findings, output_format, output_file, exit_zero))
 
-    report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes)
+    report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes, show_evidence)
     if fix or diff:
         from scalarlint.fix_command import check_and_fix
 

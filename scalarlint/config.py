@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scalarlint.analysis.frameworks import ARRAY_MODULES as FRAMEWORK_ARRAY_MODULES
+from scalarlint.diagnostics import CONFIDENCE_LEVELS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -147,6 +148,7 @@ class Config:
     respect_gitignore: bool = True
     file_time_limit: float = 60.0  # seconds per file and pass; 0: none (scalarlint.time_limit)
     cache_dir: str = ""  # "" : $XDG_CACHE_HOME/scalarlint (scalarlint.cache)
+    confidence: str = "medium"  # the least confidence a finding needs to be reported (diagnostics.Confidence)
     root: str = field(default=".", compare=False)
 
     def enabled_codes(self) -> frozenset[str]:
@@ -262,6 +264,8 @@ def _apply_option(changes: dict[str, Any], cfg: Config, key: str, value: Any) ->
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise ConfigError("file-time-limit must be a number of seconds (0: no limit)")
         changes["file_time_limit"] = float(value)
+    elif key == "confidence":
+        changes["confidence"] = confidence_level(value)
     elif key == "per-file-ignores":
         if not isinstance(value, dict):
             raise ConfigError("per-file-ignores must be a table of pattern = [codes]")
@@ -276,6 +280,13 @@ def _scope(value: Any) -> str:
     if value not in ("rules", "all"):
         raise ConfigError(f"scope must be 'rules' or 'all', not {value!r}")
     return str(value)
+
+
+def confidence_level(value: Any) -> str:
+    """``high``, ``medium`` or ``low`` (any case), else a ``ConfigError`` naming the choices."""
+    if not isinstance(value, str) or value.lower() not in CONFIDENCE_LEVELS:
+        raise ConfigError(f"confidence must be one of {', '.join(repr(v) for v in CONFIDENCE_LEVELS)}, not {value!r}")
+    return value.lower()
 
 
 def _str_list(key: str, value: Any) -> list[str]:

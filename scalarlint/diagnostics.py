@@ -25,6 +25,29 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
 
 
+class Confidence(str, enum.Enum):
+    """How sure the checker is that a finding is real (pylint's idea, made concrete): ``high``
+    proven by construction (an array the code builds, a literal or loop index), ``medium`` by a
+    framework's convention or rank evidence (a rule's parameter, a saved tensor, a stated
+    rank), ``low`` a value the inference cannot follow inside a rule body. ``--confidence``
+    reports the findings at or above a level."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+    @property
+    def rank(self) -> int:
+        return _CONFIDENCE_RANK[self.value]
+
+    def at_least(self, threshold: "Confidence | str") -> bool:
+        return self.rank >= _CONFIDENCE_RANK[Confidence(threshold).value]
+
+
+_CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
+CONFIDENCE_LEVELS = ("high", "medium", "low")
+
+
 class Applicability(str, enum.Enum):
     """ruff's notion: a safe fix keeps behaviour on every backend; an unsafe one needs review;
     a display-only one is shown (with why it is not applied) and never applied."""
@@ -94,6 +117,9 @@ class Diagnostic:
     cell: int | None = None  # in a notebook: the cell, and ``location`` is within it
     # with no fix at all: the pattern the fixers stopped at (``scalarlint.fixers.why_not``)
     no_fix_reason: str | None = field(default=None, compare=False)
+    # why it was reported (``scalarlint.checks.evidence_of``): how sure, and the reasons in words
+    confidence: Confidence = field(default=Confidence.HIGH, compare=False)
+    evidence: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def where(self) -> str:
@@ -122,9 +148,10 @@ class Diagnostic:
         return (self.filename, self.cell or 0, self.location.row, self.location.column, self.code)
 
     def to_json(self) -> dict[str, Any]:
-        """ruff-compatible object plus ``name``, ``severity`` and ``rule`` (and ``cell`` in a
-        notebook, where the rows count within the cell; a notebook fix lists no edits, since
-        they apply to the joined cells, not to the file: ``--fix`` applies them)."""
+        """ruff-compatible object plus ``name``, ``severity``, ``rule``, ``confidence`` and
+        ``evidence`` (and ``cell`` in a notebook, where the rows count within the cell; a
+        notebook fix lists no edits, since they apply to the joined cells, not to the file:
+        ``--fix`` applies them)."""
         fix = self.preferred_fix
         return {
             "code": self.code,
@@ -132,6 +159,8 @@ class Diagnostic:
             "message": self.message,
             "severity": self.severity.value,
             "rule": self.rule,
+            "confidence": self.confidence.value,
+            "evidence": list(self.evidence),
             "filename": self.filename,
             "location": self.location.to_json(),
             "end_location": self.end_location.to_json(),

@@ -30,10 +30,12 @@ class ReportOptions:
     exit_zero: bool = False
     statistics: bool = False
     show_fixes: bool = False
+    show_evidence: bool = False
 
 
 def renderer(options: ReportOptions) -> Renderer:
-    """The report's renderer; ``--show-fixes`` adds, in text, why a finding has no fix."""
+    """The report's renderer; in text, ``--show-fixes`` adds why a finding has no fix and
+    ``--show-evidence`` why it was reported."""
     from scalarlint.output import FORMATS, render_text
 
     if options.statistics:
@@ -41,8 +43,8 @@ def renderer(options: ReportOptions) -> Renderer:
 
         as_json = options.output_format == "json"
         return lambda diagnostics, errors, files, color: render_statistics(diagnostics, errors, files, as_json)
-    if options.show_fixes and options.output_format == "text":
-        return functools.partial(render_text, reasons=True)
+    if (options.show_fixes or options.show_evidence) and options.output_format == "text":
+        return functools.partial(render_text, reasons=options.show_fixes, evidence=options.show_evidence)
     return FORMATS[options.output_format]
 
 

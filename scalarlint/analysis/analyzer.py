@@ -196,7 +196,10 @@ class FileAnalyzer:
         return False
 
     def _diagnostics(self, findings: list[tuple[Finding, Target]]) -> list[Diagnostic]:
+        """Findings that are not suppressed and reach the confidence threshold, explained
+        (``checks.evidence_of``) and with their fixes: both only for what is reported."""
         from scalarlint.checks import BY_CODE
+        from scalarlint.checks.evidence_of import explain
 
         if not findings:
             return []
@@ -209,6 +212,9 @@ class FileAnalyzer:
             seen.add((finding.code, id(finding.node)))
             span = self.positions[finding.node]
             if is_suppressed(table, finding.code, span.start.line, span.end.line):
+                continue
+            why = explain(finding, self.context)
+            if not why.confidence.at_least(self.config.confidence):
                 continue
             info = BY_CODE[finding.code].INFO
             rule = target.rule or None
@@ -230,6 +236,8 @@ class FileAnalyzer:
                     fixes=tuple(fixes),
                     cell=cell,
                     no_fix_reason=reason,
+                    confidence=why.confidence,
+                    evidence=why.evidence,
                 )
             )
         return sorted(out, key=Diagnostic.sort_key)

@@ -30,6 +30,11 @@ class CheckInfo:
     default_enabled: bool = True
 
 
+# Finding.data key: the device value a finding is about, when it is not the finding's node
+# (SL103 reports the loop, and its subject is the element read); ``checks.evidence_of`` reads it.
+SUBJECT = "subject"
+
+
 @dataclass
 class Finding:
     """A check's raw result, still tied to its node; the engine turns it into a Diagnostic."""

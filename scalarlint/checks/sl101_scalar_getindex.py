@@ -6,6 +6,7 @@ from typing import Iterable
 
 import libcst as cst
 
+from scalarlint.checks import low_tier
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_finding
 
 INFO = CheckInfo(
@@ -56,9 +57,14 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     assert isinstance(node, cst.Subscript)
     if ctx.is_claimed(node) or ctx.is_store_target(node):
         return
-    if not ctx.inference.selects_element(node) or _unpacked(node, ctx):
+    unknown = False
+    if not ctx.inference.selects_element(node):
+        unknown = low_tier.wanted(ctx) and low_tier.walks_unknown_by_length(node, ctx)
+        if not unknown:
+            return
+    if _unpacked(node, ctx):
         return
-    yield element_finding(
+    finding = element_finding(
         INFO.code,
         node,
         ctx,
@@ -67,6 +73,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         " of a device array: a host sync as soon as the value is used on the host",
         "use a size-1 slice, vectorize, or `allow_scalar()`",
     )
+    if unknown:
+        finding.data[low_tier.UNKNOWN_VALUE] = True
+    yield finding
 
 
 def _unpacked(node: cst.Subscript, ctx: CheckContext) -> bool:

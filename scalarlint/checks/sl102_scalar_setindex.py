@@ -6,6 +6,7 @@ from typing import Iterable
 
 import libcst as cst
 
+from scalarlint.checks import low_tier
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_finding
 
 INFO = CheckInfo(
@@ -46,9 +47,12 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     assert isinstance(node, cst.Subscript)
     if ctx.is_claimed(node) or not ctx.is_store_target(node):
         return
+    unknown = False
     if not ctx.inference.selects_element(node):
-        return
-    yield element_finding(
+        unknown = low_tier.wanted(ctx) and low_tier.walks_unknown_by_length(node, ctx)
+        if not unknown:
+            return
+    finding = element_finding(
         INFO.code,
         node,
         ctx,
@@ -57,3 +61,6 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         ": one kernel launch, and rejected by strict backends",
         "write a size-1 view, vectorize, or use `allow_scalar()`",
     )
+    if unknown:
+        finding.data[low_tier.UNKNOWN_VALUE] = True
+    yield finding

@@ -9,7 +9,7 @@ import libcst as cst
 from scalarlint.analysis.kinds import Doubt, least_doubt
 from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import walk
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.base import SUBJECT, CheckContext, CheckInfo, Finding, short
 from scalarlint.diagnostics import Severity
 
 INFO = CheckInfo(
@@ -160,7 +160,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
             f"{style}-style search loop over `{array}`: one kernel launch and one sync per element; "
             f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
             Severity.ERROR,
-            data={"style": style, "index": index_name, "branch": branch},
+            data={"style": style, "index": index_name, "branch": branch, SUBJECT: reads[0]},
         )
         return
 
@@ -182,7 +182,7 @@ def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
                 f"{style}-style `while` search over `{short(ctx, reads[0].value)}`: one sync per element; "
                 "build a mask and use `xp.argmax` on the device",
                 Severity.ERROR,
-                data={"style": style, "index": step.target.value},
+                data={"style": style, "index": step.target.value, SUBJECT: reads[0]},
             )
             return
 
@@ -214,7 +214,7 @@ def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContex
         f"{style}-style search over `{short(ctx, getattr(reads[0], 'value', reads[0]))}` in a generator: one sync per element; "
         "use `xp.argmax(mask)` on the device",
         Severity.ERROR,
-        data={"style": style, "index": comp.target.value},
+        data={"style": style, "index": comp.target.value, SUBJECT: reads[0]},
     )
 
 
@@ -259,5 +259,5 @@ def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
         f"{style} through `{short(ctx, value)}`: a sync and a data-dependent shape; "
         f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
         Severity.ERROR,
-        data={"style": style},
+        data={"style": style, SUBJECT: value},
     )

@@ -4,7 +4,8 @@ One run with:
 - ``tool.driver``: scalarlint's name, version and home page, and every check as a
   ``reportingDescriptor`` (so a viewer can show the rule's documentation next to a result,
   even for checks that found nothing in this run);
-- ``results``: one per diagnostic, with its location and its fixes as SARIF ``fixes``, and
+- ``results``: one per diagnostic, with its location and its fixes as SARIF ``fixes`` (and its
+  ``confidence`` and ``evidence`` in the result's ``properties``), and
   one per file that could not be checked, under its code (SL001 syntax-error, SL002
   unreadable-file, SL003 not-analysed) at its location, so code scanning shows it in place;
 - ``invocations[0]``: whether the run succeeded, and the files that could not be checked as
@@ -26,6 +27,7 @@ from urllib.parse import quote
 
 from scalarlint import __version__
 from scalarlint.diagnostics import DOCS_URL, Diagnostic, Edit, FileError, Fix, Location
+from scalarlint.error_codes import ERROR_CODES
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/scalarlint/scalarlint"
@@ -83,7 +85,6 @@ def _rules() -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Every check, and every code of a file that could not be checked (SL001-SL003), as a
     reportingDescriptor, in code order, and each code's index."""
     from scalarlint.checks import BY_CODE
-    from scalarlint.error_codes import ERROR_CODES
 
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
@@ -152,6 +153,8 @@ def _result(d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
     if d.fixes and d.cell is None:  # a notebook's edits apply to its joined cells, not the file
         result["fixes"] = [_fix(f, location) for f in d.fixes if f.applicable]
     properties = {**({"adRule": d.rule} if d.rule else {}), **({"cell": d.cell} if d.cell is not None else {})}
+    if d.code not in ERROR_CODES:  # why a finding was reported; a file that was not checked has no such why
+        properties.update(confidence=d.confidence.value, evidence=list(d.evidence))
     if properties:
         result["properties"] = properties
     return result

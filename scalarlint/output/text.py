@@ -11,9 +11,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: int, color: bool, reasons: bool = False) -> str:
+def render_text(
+    diagnostics: list[Diagnostic], errors: list[FileError], files: int, color: bool, reasons: bool = False, evidence: bool = False
+) -> str:
     """One line per finding, ruff's concise format; with ``reasons`` (``--show-fixes``), a
-    finding without a fix is followed by an indented ``= no fix: ...`` line."""
+    finding without a fix is followed by an indented ``= no fix: ...`` line; with ``evidence``
+    (``--show-evidence``), by ``= confidence: LEVEL`` and one ``- reason`` line per reason."""
     def style(text: str, **kw: object) -> str:
         return click.style(text, **kw) if color else text  # type: ignore[arg-type]
 
@@ -26,6 +29,9 @@ def render_text(diagnostics: list[Diagnostic], errors: list[FileError], files: i
         lines.append(f"{where} {style(d.code, fg=code_color, bold=True)}{fix} {d.message}{style(rule, dim=True)}")
         if reasons and d.no_fix_reason:
             lines.append(style(f"  = no fix: {d.no_fix_reason}", dim=True))
+        if evidence:
+            lines.append(style(f"  = confidence: {d.confidence.value}", dim=True))
+            lines += [style(f"    - {reason}", dim=True) for reason in d.evidence]
     for e in errors:  # as a finding of its code (SL001-SL003): editors and CI jump to the place
         lines.append(f"{style(f'{e.filename}:{e.where}:', bold=True)} {style(e.code, fg='red', bold=True)} {e.message}")
     n_err = sum(1 for d in diagnostics if d.severity is Severity.ERROR)

@@ -96,3 +96,19 @@ def test_stamp_writes_digests_and_stale_labels_are_reported(tmp_path: Path, caps
     source.write_text(source.read_text().replace("y = x[0]", "y = x[5]"))
     assert recall.main([str(checkouts), "--labels", str(labels), "--corpus", str(tmp_path / "none")]) == 1
     assert "mod.py:6 scalar-get: the line no longer matches its digest" in capsys.readouterr().err
+
+
+def test_each_confidence_level_is_scored_from_one_run(tmp_path: Path) -> None:
+    checkouts, labels = _project(tmp_path)
+    out, table = tmp_path / "counts.json", tmp_path / "recall.md"
+    recall.main([str(checkouts), "--labels", str(labels), "--corpus", str(tmp_path / "none"), "--json", str(out), "--out", str(table)])
+    counts = json.loads(out.read_text())
+    levels = counts["levels"]
+    assert levels["medium"] == counts["total"]  # the default's tables are the medium level's
+    # x[0] and dx[0] are arrays the rule builds, indexed with literals: high
+    assert levels["high"]["found"] == {"scalar-get": 1, "scalar-set": 1}
+    for lower, higher in (("low", "medium"), ("medium", "high")):
+        assert levels[lower]["findings_in_scope"] >= levels[higher]["findings_in_scope"]
+    text = table.read_text()
+    assert "## Per confidence level" in text
+    assert "| medium (default) | 2 | 0.67 |" in text
