@@ -15,6 +15,7 @@ functions of a module in ``module_facts``; rank evidence in ``evidence``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from typing import Mapping, Sequence
 
@@ -27,6 +28,7 @@ from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access,
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
+from scalarlint.analysis.host_numpy import is_device_framework_module, names_numpy
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
@@ -73,6 +75,7 @@ class Inference:
         self.targets: Mapping[cst.CSTNode, object] = targets or {}
         self.array_module_names = frozenset(config.array_modules)
         self._module = module
+        self._device_module: bool | None = None  # host_numpy_call: computed on first NumPy call
         self._facts: ModuleFacts | None = None
         self._calls: CallFacts | None = None
         self.evidence = RankEvidence(parents)  # type: ignore[arg-type]
@@ -137,6 +140,17 @@ class Inference:
 
     def is_array_module(self, node: cst.BaseExpression) -> bool:
         return self.kind(node).tag is Tag.MODULE
+
+    def host_numpy_call(self, call: cst.Call) -> bool:
+        """A NumPy call in a module written for one device framework (``host_numpy``)."""
+        if self._device_module is None:
+            self._device_module = self._module is not None and is_device_framework_module(self._module)
+        if not self._device_module:
+            return False
+        head = call.func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        return names_numpy(head, self.scopes.get(head))
 
     def module_call(self, call: cst.Call) -> str | None:
         """For ``xp.linalg.norm(...)``: "linalg.norm"; None unless the head is an array module."""
@@ -462,7 +476,10 @@ class Inference:
             return K.MODULE
         module_func = self.module_call(node)
         if module_func is not None:
-            return array_function(self, module_func, node, args)
+            made = array_function(self, module_func, node, args)
+            if made.is_device and self.host_numpy_call(node):  # np.zeros(n) in a torch module
+                return replace(made, doubt=max(made.doubt, Doubt.HOST_COPY))
+            return made
         if isinstance(node.func, cst.Attribute):
             attr = node.func.attr.value
             if attr in SEQ_METHODS:

@@ -8,7 +8,8 @@ import libcst as cst
 
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
 from scalarlint.analysis.inference import DEVICE_ONLY_METHODS
-from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.host_numpy import HOST_COPIES
+from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.analysis.tree import walk
@@ -127,6 +128,11 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             )
             return
     func = ctx.inference.module_call(node)
+    if func in HOST_COPIES and args and ctx.inference.host_numpy_call(node):
+        copied = ctx.inference.kind(args[0])
+        if copied.is_device and copied.doubt <= Doubt.PARAMETER:
+            yield Finding(INFO.code, node, f"`np.{func}()` copies the device array `{short(ctx, args[0])}` to the host: a sync and a transfer", ctx.severity_for(node))
+        return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
 

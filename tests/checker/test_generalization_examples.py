@@ -204,3 +204,39 @@ def test_paddle_and_mxnet_rules_are_found(tmp_path: Path) -> None:
 
 def test_a_saved_setting_is_not_an_array(tmp_path: Path) -> None:
     assert _codes(tmp_path, SAVED_SHAPE) == []
+
+
+NUMPY_BESIDE_JAX = '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.custom_vjp
+def f(x):
+    return jnp.array(np.array(x))
+
+
+def f_fwd(x):
+    return f(x), x
+
+
+def f_bwd(res, g):
+    host = np.zeros(3)
+    host[0] = 1.0
+    return (g * host[0],)
+
+
+f.defvjp(f_fwd, f_bwd)
+'''
+
+
+def test_numpy_beside_a_device_framework_is_host_data(tmp_path: Path) -> None:
+    """np.array(x) of a custom_vjp's input copies it to the host; a NumPy scratch array in the
+    same jax module is host data, so writing one element of it is no device access."""
+    assert _codes(tmp_path, NUMPY_BESIDE_JAX) == [(8, "SL105")]
+
+
+def test_numpy_in_generic_code_stays_device_capable(tmp_path: Path) -> None:
+    generic = NUMPY_BESIDE_JAX.replace("import jax\n", "import jax\nfrom chainer.backends.cuda import get_array_module\n")
+    assert (18, "SL102") in _codes(tmp_path, generic)

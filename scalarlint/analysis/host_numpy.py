@@ -1,0 +1,50 @@
+"""NumPy beside a device framework: host data, and the conversions that lead to it.
+
+In array-generic code (``xp = get_array_module(x)``, chainer, thinc, MyGrad) NumPy is the CPU
+path of code that also runs on CuPy, so its arrays are device-capable. In a module written for
+one device framework (it imports torch, jax, tensorflow, paddle, mindspore, oneflow, megengine
+or mxnet and never asks for a generic namespace), NumPy arrays are host data by construction,
+and ``np.array(x)`` / ``np.asarray(x)`` of that framework's array copies it to the host
+(s2fft's ``np.array(flm)`` before a C call inside a ``custom_vjp``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import Scope
+
+from scalarlint.analysis.tree import walk
+
+DEVICE_FRAMEWORKS = frozenset({"torch", "jax", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
+GENERIC_NAMESPACES = frozenset({"get_array_module", "array_namespace", "get_namespace", "array_module", "xp"})
+HOST_COPIES = frozenset({"array", "asarray", "ascontiguousarray", "asanyarray"})
+
+
+def is_device_framework_module(module: cst.Module) -> bool:
+    """The module imports a device framework and names no generic array namespace."""
+    device = False
+    for node in walk(module):
+        if isinstance(node, cst.Import):
+            device = device or any(_root(alias.name) in DEVICE_FRAMEWORKS for alias in node.names)
+        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            device = device or _root(node.module) in DEVICE_FRAMEWORKS
+        elif isinstance(node, cst.Name) and node.value in GENERIC_NAMESPACES:
+            return False
+    return device
+
+
+def names_numpy(head: cst.BaseExpression, scope: Scope | None) -> bool:
+    """``np`` / ``numpy`` / ``onp`` bound to an import of numpy."""
+    if scope is None or not isinstance(head, (cst.Name, cst.Attribute)):
+        return False
+    try:
+        names = scope.get_qualified_names_for(head)
+    except Exception:  # libcst can fail on exotic nodes; not numpy is the safe answer
+        return False
+    return any(qn.name == "numpy" for qn in names)
+
+
+def _root(name: cst.BaseExpression) -> str:
+    while isinstance(name, cst.Attribute):
+        name = name.value
+    return name.value if isinstance(name, cst.Name) else ""
