@@ -11,7 +11,7 @@ at most ``MAX_DEPTH`` ancestors deep, cycles cut.
 
 from __future__ import annotations
 
-from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, STRUCTURAL, ClassConvention
+from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, LAYER_BASES, STRUCTURAL, ClassConvention
 from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closures
 from scalarlint.analysis.installed_bases import installed_ancestors
 from scalarlint.config import Config
@@ -77,14 +77,21 @@ def convention_for(table: ClassTable, index: ModuleIndex, qual: str, entry: Clas
     user = ClassConvention(bases=tuple(config.rule_base_classes), rule_methods=tuple(config.rule_methods))
     own = [(f"{index.module}.{qual}" if index.module else qual, None)]  # the framework's own base class
     lineage = own + table.ancestors(index, entry)
+    # a layer or a model (torch.nn.Module): its backward(loss) drives the engine, so only a
+    # framework's own rule convention (MindSpore's Cell.bprop) makes it a rule
+    layer = any(_names(dotted, base) for dotted, _ in lineage for base in LAYER_BASES)
     for dotted, ancestor in lineage:
         for convention in (user, *CLASS_CONVENTIONS):
             if any(_names(dotted, wanted) for wanted in convention.bases):
                 if convention.needs_rule_method and not _defines_rule_method(entry, lineage, convention):
                     continue
                 return convention
+        if layer:
+            continue
         if FUNCTION_BASES and ancestor is not None and "forward" in ancestor.methods and "backward" in ancestor.methods:
             return FUNCTION_LIKE
+    if layer:
+        return None
     installed = _installed_convention(entry, lineage, user)
     if installed is not None:
         return installed

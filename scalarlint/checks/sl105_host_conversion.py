@@ -98,10 +98,13 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         attr = node.func.attr.value
         receiver = node.func.value
         receiver_kind = ctx.inference.kind(receiver)
-        if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN:
+        if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN and not _names_a_shape(receiver):
             yield Finding(INFO.code, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return
-        if attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN and not _narrowed_to_host(receiver, node, ctx):
+        if (
+            attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
+            and not _narrowed_to_host(receiver, node, ctx) and not _names_a_shape(receiver)
+        ):
             # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
             # methods; inside a rule the value is device data
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
@@ -135,6 +138,16 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+SHAPE_NAMES = frozenset({"size", "sizes", "shape", "shapes", "dims", "meta", "metadata"})
+
+
+def _names_a_shape(value: cst.BaseExpression) -> bool:
+    """``size.numpy()`` of ``size = torch.tensor(x.size())``: a shape kept in a CPU tensor, not
+    device data (the name says so; the inference cannot follow it through a list)."""
+    name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else ""
+    return name.lower() in SHAPE_NAMES or name.lower().endswith(("_size", "_shape", "_meta"))
 
 
 ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")

@@ -240,3 +240,30 @@ def test_numpy_beside_a_device_framework_is_host_data(tmp_path: Path) -> None:
 def test_numpy_in_generic_code_stays_device_capable(tmp_path: Path) -> None:
     generic = NUMPY_BESIDE_JAX.replace("import jax\n", "import jax\nfrom chainer.backends.cuda import get_array_module\n")
     assert (18, "SL102") in _codes(tmp_path, generic)
+
+
+ENGINE_NOT_A_RULE = '''\
+import torch
+from torch.nn.modules import Module
+
+
+class Engine(Module):
+    def forward(self, batch):
+        return self.module(batch)
+
+    def backward(self, loss):
+        for value in self.losses:
+            print(value.item())
+        loss.backward()
+
+
+class Pipeline(Engine):
+    def forward(self, batch):
+        return [self.meta[0].item()]
+'''
+
+
+def test_a_model_with_backward_loss_is_no_rule(tmp_path: Path) -> None:
+    """torch.nn.Module subclasses (and theirs) are layers and engines: a backward(loss) there
+    runs autograd, it does not define a derivative, so structural discovery leaves them."""
+    assert _codes(tmp_path, ENGINE_NOT_A_RULE) == []

@@ -52,6 +52,7 @@ ELEMENT_METHODS: frozenset[str] = _union("element_methods")
 HOST_FUNCTIONS: frozenset[str] = _union("host_functions")
 HOST_CALLBACKS: frozenset[str] = _union("host_callbacks")
 ARRAY_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for f in FRAMEWORKS for m in f.array_modules))
+LAYER_BASES: tuple[str, ...] = tuple(b for f in FRAMEWORKS for b in f.layer_bases)
 FUNCTION_LIKE = generic.FUNCTION_LIKE
 STRUCTURAL = generic.STRUCTURAL
 RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.receivers.items()}

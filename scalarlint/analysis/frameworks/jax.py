@@ -6,6 +6,7 @@ from scalarlint.analysis.frameworks.base import Framework
 
 FRAMEWORK = Framework(
     name="jax",
+    layer_bases=("flax.linen.Module", "flax.nnx.Module", "haiku.Module", "equinox.Module"),
     registration_methods=frozenset({"defvjp", "defjvp", "defjvps", "defvjps"}),
     array_modules=("jnp", "jax.numpy", "lax", "jax.lax"),
     host_functions=frozenset({"device_get"}),

@@ -5,6 +5,7 @@ from scalarlint.analysis.frameworks.base import STAR_ARRAYS, ClassConvention, Fr
 
 FRAMEWORK = Framework(
     name="megengine",
+    layer_bases=("megengine.module.Module",),
     classes=(
         ClassConvention(
             bases=("megengine.autograd.Function", "megengine.core.autodiff.grad.Function", "mge.autograd.Function"),

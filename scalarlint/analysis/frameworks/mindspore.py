@@ -7,6 +7,7 @@ from scalarlint.analysis.frameworks.base import ClassConvention, Framework
 
 FRAMEWORK = Framework(
     name="mindspore",
+    layer_bases=("mindspore.nn.Cell",),
     classes=(
         ClassConvention(
             bases=("mindspore.nn.Cell", "nn.Cell", "mindspore.nn.cell.Cell", "ms.nn.Cell"),

@@ -7,6 +7,7 @@ from scalarlint.analysis.frameworks.base import ARRAYS, CONTAINER, FLAG, STAR_AR
 
 FRAMEWORK = Framework(
     name="mxnet",
+    layer_bases=("mxnet.gluon.Block", "mxnet.gluon.HybridBlock"),
     classes=(
         ClassConvention(
             bases=("mxnet.operator.CustomOp", "mx.operator.CustomOp", "operator.CustomOp"),

@@ -5,6 +5,7 @@ from scalarlint.analysis.frameworks.base import STAR_ARRAYS, ClassConvention, Fr
 
 FRAMEWORK = Framework(
     name="oneflow",
+    layer_bases=("oneflow.nn.Module",),
     classes=(
         ClassConvention(
             bases=("oneflow.autograd.Function", "flow.autograd.Function"),

@@ -7,6 +7,7 @@ from scalarlint.analysis.frameworks.base import STAR_ARRAYS, ClassConvention, Fr
 
 FRAMEWORK = Framework(
     name="paddle",
+    layer_bases=("paddle.nn.Layer",),
     classes=(
         ClassConvention(
             bases=("paddle.autograd.PyLayer", "paddle.autograd.py_layer.PyLayer", "paddle.autograd.PyLayerContext",

@@ -6,6 +6,7 @@ from scalarlint.analysis.frameworks.base import Framework
 
 FRAMEWORK = Framework(
     name="tensorflow",
+    layer_bases=("tensorflow.keras.layers.Layer", "tensorflow.keras.Model", "tensorflow.Module", "keras.layers.Layer", "keras.Model"),
     rule_decorators=frozenset({"custom_gradient", "RegisterGradient", "recompute_grad"}),
     array_modules=("tf", "tensorflow", "tensorflow.experimental.numpy"),
     host_methods=frozenset({"numpy"}),

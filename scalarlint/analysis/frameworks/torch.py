@@ -5,6 +5,7 @@ from scalarlint.analysis.frameworks.base import STAR_ARRAYS, ClassConvention, Fr
 
 FRAMEWORK = Framework(
     name="torch",
+    layer_bases=("torch.nn.Module", "torch.nn.modules.Module", "torch.nn.modules.module.Module"),
     classes=(
         ClassConvention(
             bases=("torch.autograd.Function", "torch.autograd.function.Function", "torch.autograd.function.InplaceFunction"),
