@@ -110,12 +110,15 @@ def _outside_sites(record: dict[str, Any], project: Project, findings: list[dict
     missed in a rule: the accesses outside rules and their helpers."""
     covered = _covered(findings, project.checkout)
     missed = {line.split(": seen at runtime")[0] for line in unreported}
+    package = project.checkout / project.package
     lines: dict[str, list[str]] = {}
     for site in record["sites"]:
-        where = f"{site['path']}:{site['line']}"
-        if not site["path"].startswith(project.package.rstrip("/") + "/") or where in missed:
+        path = Path(record["root"], site["path"]).resolve()  # the root is pytest's rootdir, maybe above
+        if not path.is_relative_to(package):
             continue
-        if (site["path"], site["line"]) in covered:
+        shown = path.relative_to(project.checkout).as_posix()
+        where = f"{shown}:{site['line']}"
+        if where in missed or (shown, site["line"]) in covered:
             continue
         lines.setdefault(where, []).append(f"{site['operation']} [{site['code']}] ({site['count']}x in {site['function']})")
     return [f"{where}: {'; '.join(ops)}" for where, ops in lines.items()]
