@@ -1,12 +1,14 @@
 """scalarlint's runtime: scalar-access scopes and a strict array for tests.
 
-Import-light on purpose (NumPy only; PyTorch only when the user imported it): rule authors import it in library code,
+Import-light on purpose (NumPy only; PyTorch or JAX only when the user imported it): rule authors import it in library code,
 so it must not pull in the checker (libcst, astroid, click).
 
 * :func:`allow_scalar` - declare intended single-element access (GPUArrays'
   ``@allowscalar``); a context manager and decorator, per thread and task.
 * :func:`disallow_scalar` - the opposite policy (``CUDA.allowscalar(false)``),
-  which also arms PyTorch's and CuPy's own sync detectors where present and,
+  which also arms PyTorch's and CuPy's own sync detectors and JAX's
+  device-to-host transfer guard where present (JAX's is inert on its CPU
+  backend, where no copy to the host happens) and,
   with PyTorch imported, makes CPU tensors strict (the strict array's
   semantics through a ``torch.overrides.TorchFunctionMode``; torch is never
   imported here unless the user has imported it or asks for it).

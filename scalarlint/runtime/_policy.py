@@ -38,6 +38,13 @@ for real GPU libraries, switches on the sync detector each one offers:
     ``torch.equal``/``torch.allclose`` (Python bools, a sync on a GPU) pass
     unseen.
 
+``jax``
+    ``jax.transfer_guard_device_to_host("disallow")`` (``_jax_strict``), JAX's
+    own thread-local guard: implicit device-to-host transfers of ``jax.Array``s
+    raise JAX's error (not a ``ScalarIndexingError``: record mode does not
+    count them); ``jax.device_get`` stays allowed. Element reads and writes
+    and iteration are device operations in JAX and pass unseen.
+
 Neither GPU detector sees per-element *launches* (a loop of ``dx[i] = v`` never
 syncs, it is just slow): only the strict array and the static checker catch
 those. Backend libraries are imported lazily: a hook is used only when its
@@ -64,7 +71,7 @@ from ._context import ScalarScope, add_transition_hook, remove_transition_hook
 
 __all__ = ["disallow_scalar", "KNOWN_BACKENDS"]
 
-KNOWN_BACKENDS = ("torch", "torch-cpu", "cupy")
+KNOWN_BACKENDS = ("torch", "torch-cpu", "cupy", "jax")
 
 
 def _import_if(name: str, explicit: bool) -> Any:
@@ -162,6 +169,27 @@ class _TorchStrictCpu:
         self._module.release()
 
 
+class _JaxTransferGuard:
+    """JAX's thread-local device-to-host transfer guard (``_jax_strict``)."""
+
+    name = "jax"
+
+    def __init__(self) -> None:
+        self._module: Any = None
+
+    def acquire(self, explicit: bool) -> bool:
+        jax = _import_if("jax", explicit)
+        if not hasattr(jax, "transfer_guard_device_to_host"):
+            return False  # not JAX, or one older than the transfer guard (0.3.16)
+        if self._module is None:
+            self._module = importlib.import_module(f"{__package__}._jax_strict")
+        self._module.acquire()
+        return True
+
+    def release(self) -> None:
+        self._module.release()
+
+
 class _CupyAllowSynchronize:
     """Thread-local ``cupyx.allow_synchronize``, as a per-thread stack of scopes."""
 
@@ -225,7 +253,12 @@ class _CupyAllowSynchronize:
             self._exit("scope")
 
 
-_HOOKS = {"torch": _TorchSyncDebug(), "torch-cpu": _TorchStrictCpu(), "cupy": _CupyAllowSynchronize()}
+_HOOKS = {
+    "torch": _TorchSyncDebug(),
+    "torch-cpu": _TorchStrictCpu(),
+    "cupy": _CupyAllowSynchronize(),
+    "jax": _JaxTransferGuard(),
+}
 
 
 class disallow_scalar(ScalarScope):  # noqa: N801 - used like a function

@@ -36,6 +36,12 @@ class FakeTorchCuda:
         self.mode = _MODES.get(mode, mode)
 
 
+@pytest.fixture(autouse=True)
+def _no_jax(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JAX imported by another test would be armed by default too: these tests are about torch and CuPy."""
+    monkeypatch.delitem(sys.modules, "jax", raising=False)
+
+
 @pytest.fixture
 def fake_torch(monkeypatch: pytest.MonkeyPatch) -> FakeTorchCuda:
     cuda = FakeTorchCuda(mode=1)  # "warn": a non-default mode to restore
@@ -117,7 +123,7 @@ def test_disallow_overrides_an_enclosing_allow() -> None:
 
 def test_unknown_backend_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown backend"):
-        disallow_scalar(backends=("jax",))
+        disallow_scalar(backends=("mxnet",))
 
 
 def test_absent_libraries_are_neither_imported_nor_required(no_backends: list[str]) -> None:
