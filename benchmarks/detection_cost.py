@@ -41,7 +41,7 @@ def prepare_base(rev: str, workdir: Path) -> Path:
 
 
 def run(python: Path, tree: Path, jobs: int | None) -> tuple[float, int]:
-    cmd = [str(python), "-m", "scalarlint", "check", "--exit-zero", "--format", "json", str(tree)]
+    cmd = [str(python), "-m", "scalarlint", "check", "--exit-zero", "--no-cache", "--format", "json", str(tree)]
     if jobs is not None:
         cmd += ["--jobs", str(jobs)]
     start = time.perf_counter()
@@ -52,6 +52,26 @@ def run(python: Path, tree: Path, jobs: int | None) -> tuple[float, int]:
     except json.JSONDecodeError:
         found = -1
     return elapsed, found
+
+
+ASTROID_SHARE = """
+import sys, time
+from pathlib import Path
+from scalarlint.config import Config
+from scalarlint.engine import check_paths
+from scalarlint.analysis.installed_bases import COST
+start = time.perf_counter()
+check_paths([Path(sys.argv[1])], Config(root=sys.argv[1]), jobs=1)
+print(COST.seconds, time.perf_counter() - start, len(COST.modules))
+"""
+
+
+def astroid_share(tree: Path) -> tuple[float, float, int]:
+    """Seconds astroid spent reading installed base classes, of the whole run, in one process
+    (``--jobs 1``, so the lookups happen where ``installed_bases.COST`` counts them)."""
+    proc = subprocess.run([sys.executable, "-c", ASTROID_SHARE, str(tree)], capture_output=True, text=True, cwd=tree)
+    spent, total, modules = proc.stdout.split()
+    return float(spent), float(total), int(modules)
 
 
 def main() -> int:
@@ -78,18 +98,24 @@ def main() -> int:
                 found[label] = count
         base, new = statistics.median(times["base"]), statistics.median(times["head"])
         files = sum(1 for _ in tree.rglob("*.py"))
-        rows.append(f"| {tree.name} | {files} | {base:.1f} | {new:.1f} | {new / base:.2f} | {found['base']} | {found['head']} |")
+        spent, total, modules = astroid_share(tree.resolve())
+        rows.append(
+            f"| {tree.name} | {files} | {base:.1f} | {new:.1f} | {new / base:.2f} | {found['base']} | {found['head']} "
+            f"| {spent:.2f} of {total:.1f} ({spent / total:.1%}), {modules} modules |"
+        )
         print(rows[-1], flush=True)
     lines = [
         "# Cost of the deeper detection (default scope)",
         "",
         f"`python benchmarks/detection_cost.py --base-rev {args.base_rev} --repeat {args.repeat} TREES`: the checker at "
-        f"`{args.base_rev}` (before the detection-depth work) and at `{head}`, each tree checked by both alternately, "
-        f"medians of {args.repeat} wall-clock runs as separate processes (imports included), every core.",
+        f"`{args.base_rev}` and at `{head}`, each tree checked by both alternately with `--no-cache`, "
+        f"medians of {args.repeat} wall-clock runs as separate processes (imports included), every core. "
+        "astroid: seconds it spent reading installed base classes in one `--jobs 1` run of the new version, "
+        "and the modules it read.",
         f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}.",
         "",
-        "| tree | .py files | base (s) | now (s) | ratio | findings base | findings now |",
-        "|---|---|---|---|---|---|---|",
+        "| tree | .py files | base (s) | now (s) | ratio | findings base | findings now | astroid |",
+        "|---|---|---|---|---|---|---|---|",
         *rows,
         "",
     ]
