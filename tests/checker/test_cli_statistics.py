@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from scalarlint.cli import main
+from cli_samples import run_cli as run  # tests/checker is on sys.path (pytest's default import mode)
 
 NORMS = Path(__file__).resolve().parents[2] / "examples" / "norm_inf_pullback.py"
 
-
-def run(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(main, args, catch_exceptions=False)
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def _project(tmp_path: Path) -> Path:

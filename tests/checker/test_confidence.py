@@ -4,15 +4,13 @@ certain ones, and the formats and the cache that carry them."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.cache import Cache
-from scalarlint.cli import main
+from cli_samples import run_cli as run  # tests/checker is on sys.path (pytest's default import mode)
 from scalarlint.config import Config, ConfigError, config_from_table
 from scalarlint.diagnostics import Confidence, Diagnostic
 from scalarlint.engine import check_files, check_source
@@ -69,15 +67,6 @@ def at(found: list[Diagnostic], code: str, row: int) -> Diagnostic:
     assert len(matches) == 1, [(d.code, d.location.row) for d in found]
     return matches[0]
 
-
-def run(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(main, args, catch_exceptions=False)
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_an_array_built_by_zeros_like_is_high_and_the_evidence_names_the_call() -> None:

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from scalarlint.cli import main
+from cli_samples import run_cli as run  # tests/checker is on sys.path (pytest's default import mode)
 from scalarlint.config import ConfigError, load_config
 
 RULE = "def rrule_f(x):\n    def pullback(dy):\n        return (dy * x[0],)\n\n    return x, pullback\n"
 
-
-def run(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(main, args, catch_exceptions=False)
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture()
