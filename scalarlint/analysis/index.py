@@ -28,6 +28,7 @@ class FunctionEntry:
     calls: list[tuple[str, ...]] = field(default_factory=list)
     param_roles: tuple[str, ...] = ()  # what the positional parameters hold (frameworks.base roles)
     instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # w = Solver(...): "w" -> ("Solver",)
+    returns_array: bool = False  # every ``return`` hands back an array module's result (``return jnp.asarray(y)``)
 
 
 @dataclass
@@ -206,6 +207,7 @@ class _Indexer(ast.NodeVisitor):
         self.stack.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
+        entry.returns_array = returns_array(node, self.index.imports)
         self.stack.pop()
         self.func_stack.pop()
 
@@ -328,6 +330,47 @@ def rule_decorator(node: ast.expr) -> str | None:
         if ".".join(parts[-size:]) == wanted:
             return wanted
     return None
+
+
+ARRAY_PACKAGES = frozenset({"numpy", "jax", "torch", "cupy", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
+NOT_ARRAY_RESULTS = frozenset({"shape", "ndim", "size", "is_tensor", "is_available", "is_grad_enabled", "dtype", "device",
+                               "finfo", "iinfo", "result_type", "can_cast", "allclose", "array_equal", "isscalar",
+                               "broadcast_shapes", "get_default_dtype", "numel", "item", "tolist", "split", "unbind",
+                               "chunk", "meshgrid", "broadcast_arrays", "nonzero", "where"})
+
+
+ARRAY_ANNOTATIONS = frozenset({"ndarray", "NDArray", "Tensor", "Array", "ArrayLike"})
+
+
+def returns_array(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: dict[str, str]) -> bool:
+    """The function says it returns an array (``-> jnp.ndarray``), or every ``return`` of its own
+    (nested functions aside) is a call of an array package's function (``return torch.cat(parts)``):
+    what a helper in another module hands its callers, which the second pass, one file at a
+    time, cannot see."""
+    if node.returns is not None and (dotted_name(node.returns) or "").rsplit(".", 1)[-1] in ARRAY_ANNOTATIONS:
+        return True  # def flm_2d_to_1d_fast(...) -> jnp.ndarray
+    returns: list[ast.Return] = []
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(item, ast.Return):
+            returns.append(item)
+        stack.extend(ast.iter_child_nodes(item))
+    if not returns:
+        return False
+    for ret in returns:
+        call = ret.value
+        if not isinstance(call, ast.Call):
+            return False
+        name = dotted_name(call.func)
+        head, _, rest = (name or "").partition(".")
+        if not rest or rest.rsplit(".", 1)[-1] in NOT_ARRAY_RESULTS:
+            return False
+        if imports.get(head, "").split(".")[0] not in ARRAY_PACKAGES:
+            return False
+    return True
 
 
 def call_target(func: ast.expr) -> tuple[str, ...] | None:

@@ -141,6 +141,15 @@ class Inference:
     def is_array_module(self, node: cst.BaseExpression) -> bool:
         return self.kind(node).tag is Tag.MODULE
 
+    def _runs_an_array_helper(self, call: cst.Call, dotted: str) -> bool:
+        """The project index found that this call runs a function of another module whose every
+        ``return`` is an array package's result (``Target.array_calls`` of the function around)."""
+        function: cst.CSTNode | None = self.enclosing_function(call)
+        while function is not None and function not in self.targets:
+            function = self.enclosing_function(function)
+        target = self.targets.get(function) if function is not None else None
+        return dotted in getattr(target, "array_calls", ())
+
     def host_numpy_call(self, call: cst.Call) -> bool:
         """A NumPy call in a module written for one device framework (``host_numpy``)."""
         if self._device_module is None:
@@ -494,6 +503,8 @@ class Inference:
         local = self.local_function(node)
         if local is not None:
             return self.calls.return_kind(local, [], 1)
+        if parts and self._runs_an_array_helper(node, ".".join(parts)):
+            return K.array()  # reindex.flm_2d_to_1d_fast(flm, L): another module's helper returns one
         if isinstance(node.func, cst.Attribute) and parts and len(parts) >= 3 and parts[-1] in CONSTRUCTORS and parts[-2] in RECEIVERS:
             rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods
@@ -31,6 +31,9 @@ class Target:
     # another method of a rule's class, checked because it sits beside the rule: nobody
     # vouches for its parameters, so only its callers' arguments tell what they hold
     beside_rule: bool = False
+    # calls of this function that run a function of another module returning an array
+    # (``reindex.flm_2d_to_1d_fast(flm, L)``), as dotted names: the second pass sees one file
+    array_calls: tuple[str, ...] = ()
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -184,15 +187,20 @@ class Project:
                     out[index.path].setdefault(key, Target(rule="", is_helper=True, param_roles=entry.param_roles))
         while queue:
             index, key, label, rule_module = queue.popleft()
+            array_calls: list[str] = []
             for call in index.functions[key].calls:
                 found = self.resolve_call(index, key, call)
                 if found is None:
                     continue
                 callee_index, callee = found
+                if callee_index is not index and callee_index.functions[callee].returns_array:
+                    array_calls.append(".".join(call))
                 seen = out[callee_index.path]
                 if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
                     continue
                 shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
                 seen[callee] = Target(rule=shown, is_helper=True)
                 queue.append((callee_index, callee, label, rule_module))
+            if array_calls:
+                out[index.path][key] = replace(out[index.path][key], array_calls=tuple(dict.fromkeys(array_calls)))
         return out

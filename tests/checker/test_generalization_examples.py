@@ -267,3 +267,60 @@ def test_a_model_with_backward_loss_is_no_rule(tmp_path: Path) -> None:
     """torch.nn.Module subclasses (and theirs) are layers and engines: a backward(loss) there
     runs autograd, it does not define a derivative, so structural discovery leaves them."""
     assert _codes(tmp_path, ENGINE_NOT_A_RULE) == []
+
+
+HELPER_IN_ANOTHER_MODULE = {
+    "pkg/__init__.py": "",
+    "pkg/reindex.py": """\
+import jax.numpy as jnp
+
+
+def flatten(flm: jnp.ndarray, L: int) -> jnp.ndarray:
+    return flm[: L * L]
+
+
+def doubled(x):
+    return jnp.concatenate([x, x])
+
+
+def size_of(x):
+    return len(x)
+""",
+    "pkg/transforms.py": """\
+import jax
+import numpy as np
+
+from pkg import reindex
+
+
+@jax.custom_vjp
+def inverse(flm, L):
+    return flm
+
+
+def inverse_fwd(flm, L):
+    flat = reindex.flatten(flm, L)
+    twice = reindex.doubled(flm)
+    n = reindex.size_of(flm)
+    return (np.array(flat), np.array(twice), np.array(n)), None
+
+
+def inverse_bwd(res, g):
+    return g, None
+
+
+inverse.defvjp(inverse_fwd, inverse_bwd)
+""",
+}
+
+
+def test_a_helper_of_another_module_that_returns_an_array(tmp_path: Path) -> None:
+    """The second pass reads one file: what reindex.flatten returns comes from the project index
+    (its `-> jnp.ndarray`, or every `return` an array package's call). A helper returning a
+    Python int stays unknown, so np.array of it is no transfer."""
+    for name, text in HELPER_IN_ANOTHER_MODULE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    found = sorted((Path(d.filename).name, d.location.row, d.location.column, d.code) for d in result.diagnostics)
+    assert found == [("transforms.py", 16, 13, "SL105"), ("transforms.py", 16, 29, "SL105")]
