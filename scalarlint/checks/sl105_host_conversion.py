@@ -27,7 +27,11 @@ int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating 
 an element used as a slice bound (`x[start:start + length]`); a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`,
-MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`; and `jax.pure_callback` /
+MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `.item()`/`.tolist()` of a
+value the rule cannot type (only arrays have them; not under an `isinstance` test of host
+types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
+module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
+the host); and `jax.pure_callback` /
 `io_callback` inside a rule (Python run on host copies of its arguments). Each framework
 module of `scalarlint.analysis.frameworks` lists its own.
 One conversion of a reduction result (`float(loss)`, `int(xp.argmax(x))`) is SL107's, opt-in.
