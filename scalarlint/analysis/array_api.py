@@ -63,6 +63,10 @@ NOT_ELEMENTWISE = frozenset({"stack", "concatenate", "concat", "dot", "matmul", 
 SEQUENCE_RESULT = frozenset({"split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_arrays", "unstack",
                              "meshgrid", "unravel_index", "chunk", "tensor_split", "unbind"})
 HOST_COPIES = frozenset({"asnumpy", "numpy", "get"})  # a whole array copied to the host: host data after
+# methods that move, view or copy elements without changing their dtype
+DTYPE_KEEPING = frozenset({"reshape", "view", "ravel", "flatten", "transpose", "swapaxes", "squeeze", "unsqueeze",
+                           "permute", "expand", "broadcast_to", "repeat", "flip", "roll", "narrow", "t", "copy",
+                           "contiguous", "clone", "detach", "to", "cuda", "cpu", "view_as", "expand_as", "get"})
 # ``m.bool()``, ``m.byte()``: torch's casts to a mask dtype; indexing with the result selects by mask
 MASK_CASTS = frozenset({"bool", "byte"})
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
@@ -212,18 +216,19 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
         return K.ARRAY_SEQ
     if attr in MASK_CASTS and not args:
         return K.array(rank if receiver.tag is Tag.ARRAY else None, True, key=receiver.key)
+    mask = receiver.boolean and attr in DTYPE_KEEPING  # (support == k).squeeze(dim) is still a mask
     if attr in ("reshape", "view") and args:
         if len(args) == 1:
-            return K.array(shape_rank(inf, args[0]))
-        return K.array(len(args))
+            return K.array(shape_rank(inf, args[0]), mask)
+        return K.array(len(args), mask)
     if attr in ("ravel", "flatten"):
-        return K.array(1)
+        return K.array(1, mask)
     if attr in ARRAY_METHODS_RANK_KEEP:
-        return K.array(rank, key=receiver.key) if receiver.tag is Tag.ARRAY else receiver
+        return K.array(rank, mask, key=receiver.key) if receiver.tag is Tag.ARRAY else receiver
     if attr in ("unsqueeze", "expand_dims") and receiver.tag is Tag.DEVICE_SCALAR:
         return K.array(1, receiver.boolean)  # x.sum().unsqueeze(0): a vector of one element
     if attr in ARRAY_METHODS_UNKNOWN_RANK:
-        return K.array()
+        return K.array(None, mask)
     if attr.startswith("__") or attr in COMPARISONS:
         return K.array(rank, attr in COMPARISONS)
     return K.UNKNOWN

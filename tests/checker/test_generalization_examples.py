@@ -324,3 +324,29 @@ def test_a_helper_of_another_module_that_returns_an_array(tmp_path: Path) -> Non
     result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
     found = sorted((Path(d.filename).name, d.location.row, d.location.column, d.code) for d in result.diagnostics)
     assert found == [("transforms.py", 16, 13, "SL105"), ("transforms.py", 16, 29, "SL105")]
+
+
+MASK_THROUGH_A_VIEW = '''\
+import torch
+
+
+def _roll_last(X, dim):
+    return X.transpose(dim, -1)
+
+
+class Sparsemax(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, X, k, dim=-1):
+        support_size = (X > 0).sum(dim=dim).unsqueeze(dim)
+        unsolved = (support_size == k).squeeze(dim)
+        in_ = _roll_last(X, dim)[unsolved]
+        scaled = (X * 2.0).squeeze(dim)[0]
+        return in_, scaled
+'''
+
+
+def test_a_mask_stays_a_mask_through_views(tmp_path: Path) -> None:
+    """(support == k).squeeze(dim) still holds booleans: indexing with it is a mask read; a view
+    of a float array indexed with an int is no mask."""
+    assert (14, "SL106") in _codes(tmp_path, MASK_THROUGH_A_VIEW)
+    assert (15, "SL106") not in _codes(tmp_path, MASK_THROUGH_A_VIEW)
