@@ -1,8 +1,8 @@
 """Evidence that a value is one element, from where the code uses it.
 
 A row compares and scales elementwise, so ``x[i] > 0`` or ``x[i] * 2`` alone says nothing; but
-only one element can be the test of an ``if``/``while``/``assert``, an index, a slice bound or
-the argument of ``int()``/``float()``. The same holds one binding away:
+only one element can be the test of an ``if``/``while``/``assert``, an index, a slice bound, a
+``range()`` bound or the argument of ``int()``/``float()``. The same holds one binding away:
 ``idx = rois_idx[i]; ...; int(idx)``. These answers need the tree and the scopes only, no kinds.
 """
 
@@ -37,8 +37,8 @@ class ScalarUses:
             return isinstance(self.parents.get(parent), cst.SubscriptElement)
         if isinstance(parent, cst.Slice):
             return True
-        if isinstance(parent, cst.Arg) and is_converter_call(self.parents.get(parent)):
-            return True  # int(v), float(v)
+        if isinstance(parent, cst.Arg) and (is_converter_call(self.parents.get(parent)) or _is_range(self.parents.get(parent))):
+            return True  # int(v), float(v), range(start, end)
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
             return follow and self._bound_to_scalar(parent.targets[0].target)  # idx = rois_idx[i]; int(idx)
         return self.is_test(node)
@@ -72,3 +72,8 @@ def is_python_marker(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
         isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
     )
+
+
+def _is_range(call: cst.CSTNode | None) -> bool:
+    """``range(zstart, zend)``: Python asks each bound for one host int."""
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "range"

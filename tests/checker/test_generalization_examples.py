@@ -350,3 +350,27 @@ def test_a_mask_stays_a_mask_through_views(tmp_path: Path) -> None:
     of a float array indexed with an int is no mask."""
     assert (13, "SL106") in _codes(tmp_path, MASK_THROUGH_A_VIEW)
     assert (14, "SL106") not in _codes(tmp_path, MASK_THROUGH_A_VIEW)
+
+
+CSR_OFFSETS = '''\
+import torch
+
+
+def attention_fwd(kx: torch.Tensor, col_idx: torch.Tensor, row_off: torch.Tensor, nlat_out: int) -> torch.Tensor:
+    y = torch.zeros_like(kx)
+    for ho in range(nlat_out):
+        zstart = row_off[ho]
+        zend = row_off[ho + 1]
+        for idz in range(zstart, zend):
+            y[ho] += kx[col_idx[idz]]
+    return y
+
+
+torch.library.register_autograd("ns::attention", attention_fwd)
+'''
+
+
+def test_offsets_read_for_a_range_are_elements(tmp_path: Path) -> None:
+    """row_off[ho] bound to zstart and used as a range() bound: only one element can be one."""
+    codes = _codes(tmp_path, CSR_OFFSETS)
+    assert {(7, "SL101"), (8, "SL101"), (9, "SL105")} <= set(codes)  # and range() of them syncs
