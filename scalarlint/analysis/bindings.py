@@ -43,6 +43,11 @@ def binding_kind(inf: "Inference", name: cst.Name) -> Kind:
         return unpack(inf, parent.value, path, arity)
     if isinstance(parent, cst.AugAssign):
         value = inf.kind(parent.value)
+        before = inf.kind(name) if isinstance(parent.target, cst.Name) else K.UNKNOWN  # what it held
+        if before.tag is Tag.ARRAY:
+            return before  # first_spike_time -= 1 keeps an array an array
+        if value.tag is Tag.ARRAY or Tag.DEVICE_SCALAR in (before.tag, value.tag):
+            return value if value.tag is Tag.ARRAY else K.Kind(Tag.DEVICE_SCALAR, origin=max(before.origin, value.origin))
         return value if value.tag in (Tag.HOST_INT, Tag.ARRAY, Tag.DEVICE_SCALAR) else K.UNKNOWN
     if isinstance(parent, cst.NamedExpr):
         return inf.kind(parent.value)

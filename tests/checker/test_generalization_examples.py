@@ -374,3 +374,33 @@ def test_offsets_read_for_a_range_are_elements(tmp_path: Path) -> None:
     """row_off[ho] bound to zstart and used as a range() bound: only one element can be one."""
     codes = _codes(tmp_path, CSR_OFFSETS)
     assert {(7, "SL101"), (8, "SL101"), (9, "SL105")} <= set(codes)  # and range() of them syncs
+
+
+AUGMENTED_ARRAY = '''\
+import torch
+
+
+class FirstSpike(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, spk):
+        first = torch.zeros_like(spk[0])
+        first += spk[0]
+        first -= 1
+        ctx.save_for_backward(first, spk)
+        return first
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        first, spk = ctx.saved_tensors
+        grad = torch.zeros_like(spk)
+        for i in range(first.size(0)):
+            for j in range(first.size(1)):
+                grad[first[i, j].long(), i, j] = 1.0
+        return grad
+'''
+
+
+def test_an_augmented_assignment_keeps_an_array_an_array(tmp_path: Path) -> None:
+    """first -= 1 leaves an array (not the host int on its right); saved, its elements are
+    read one by one in the backward."""
+    assert (19, "SL101") in _codes(tmp_path, AUGMENTED_ARRAY)
