@@ -92,7 +92,7 @@ def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> l
         mask, rng = built
         found = found_index(xp, mask, last != rng.reverse, rng.stop, numeric=needs_numeric_mask(analyzer, node, xp))
     else:
-        mask_and_size = _nonzero_mask(analyzer, value)
+        mask_and_size = _nonzero_mask(analyzer, value, xp)
         if mask_and_size is None:
             return None
         mask, size = mask_and_size
@@ -102,7 +102,7 @@ def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> l
     return [C.replace_expression(analyzer, node, found, parens=C.needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
 
 
-def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search. The mask
     is ``m`` where it is known to be boolean, else ``m != 0`` (``argmax`` of the values themselves
     would find the largest, not the first nonzero)."""
@@ -134,12 +134,14 @@ def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cs
     held = _parens(_strip(mask))
     if not kind.boolean:  # nonzero of numbers: the mask of the nonzero elements, not argmax of the values
         mask = cst.Comparison(left=held, comparisons=[cst.ComparisonTarget(cst.NotEqual(), cst.Integer("0"))])
-    if tuple_form or kind.rank == 1:
-        size: cst.BaseExpression = cst.Subscript(
-            value=cst.Attribute(value=held, attr=cst.Name("shape")),
-            slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],
-        )
-    else:
-        size = cst.Attribute(value=held, attr=cst.Name("size"))
+    if not (tuple_form or kind.rank == 1):
+        # flatnonzero of any rank searches the flat mask; its length is `.shape[0]` of that
+        # (`m.size` is a method on a PyTorch tensor, not the element count)
+        minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
+        mask = held = C.xp_call(xp, "reshape", _strip(mask), cst.Tuple([cst.Element(minus_one, comma=cst.Comma())]))
+    size = cst.Subscript(
+        value=cst.Attribute(value=held, attr=cst.Name("shape")),
+        slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],
+    )
     return mask, size
 

@@ -123,3 +123,27 @@ def test_nonzero_of_numbers_finds_the_first_nonzero_not_the_largest(snip, last: 
 
 def test_the_namespace_under_test_is_the_compat_one() -> None:
     assert array_api_compat.array_namespace(np.zeros(2)) is compat_numpy
+
+
+UNKNOWN_RANK = rule(["mask = x == y", "i = xp.flatnonzero(mask)[-1]"]).replace(
+    "    x = xp.reshape(x, (-1,))  # rank 1: x[i] is one element\n", ""
+)  # `x` is not reshaped: the mask's rank is unknown
+
+
+def test_flatnonzero_of_a_mask_of_unknown_rank_counts_with_shape_not_size(snip) -> None:
+    fixed = snip.fixed(UNKNOWN_RANK).text
+    assert ".size" not in fixed and "xp.reshape(mask, (-1,)).shape[0] - 1" in fixed, fixed  # `.size` is a method in PyTorch
+    for x, y in _inputs():
+        before_dx, before_i = run(UNKNOWN_RANK, x, y)
+        after_dx, after_i = run(fixed, x, y, _StandardArgmax())
+        assert int(after_i) == before_i, (x, y, fixed)
+        np.testing.assert_array_equal(after_dx, before_dx)
+
+
+def test_flatnonzero_of_a_mask_of_unknown_rank_runs_on_torch(snip) -> None:
+    torch = pytest.importorskip("torch")
+    fixed = snip.fixed(UNKNOWN_RANK).text
+    for x, y in _inputs():
+        _, before_i = run(UNKNOWN_RANK, x, y)
+        _, after_i = run(fixed, torch.asarray(x), torch.asarray(y))
+        assert int(after_i) == before_i, (x, y, fixed)
