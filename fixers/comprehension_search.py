@@ -17,6 +17,7 @@ from scalarlint.diagnostics import Edit
 from . import _common as C
 from .array_evidence import known_array
 from .loop_ranges import RangeInfo, range_info
+from .mask_argmax import needs_numeric_mask
 from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
 from .search_sentinel import device_sentinel, keep_sentinel
 
@@ -66,7 +67,7 @@ def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] 
         last = rng.reverse
     else:
         last = name == ["max"]
-    found = found_index(xp, mask, last, rng.stop)
+    found = found_index(xp, mask, last, rng.stop, numeric=needs_numeric_mask(analyzer, call, xp))
     if len(call.args) == 2:
         if name != ["next"] or not device_sentinel(call.args[1].value):
             return None  # (``None`` cannot be a device index)
@@ -89,20 +90,22 @@ def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> l
         if built is None:
             return None
         mask, rng = built
-        found = found_index(xp, mask, last != rng.reverse, rng.stop)
+        found = found_index(xp, mask, last != rng.reverse, rng.stop, numeric=needs_numeric_mask(analyzer, node, xp))
     else:
-        mask_and_size = _nonzero_mask(analyzer, value)
+        mask_and_size = _nonzero_mask(analyzer, value, xp)
         if mask_and_size is None:
             return None
         mask, size = mask_and_size
-        found = found_index(xp, mask, last, size)
+        found = found_index(xp, mask, last, size, numeric=needs_numeric_mask(analyzer, node, xp))
     if not _bound_name_ok(analyzer, node):
         return None
     return [C.replace_expression(analyzer, node, found, parens=C.needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
 
 
-def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
-    """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search."""
+def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search. The mask
+    is ``m`` where it is known to be boolean, else ``m != 0`` (``argmax`` of the values themselves
+    would find the largest, not the first nonzero)."""
     inference = analyzer.context.inference
     tuple_form = False
     if isinstance(value, cst.Subscript):
@@ -129,12 +132,16 @@ def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression) -> tuple[cs
     if tuple_form and kind.rank is not None and kind.rank != 1:
         return None  # nonzero(m)[0] of a matrix is a row index
     held = _parens(_strip(mask))
-    if tuple_form or kind.rank == 1:
-        size: cst.BaseExpression = cst.Subscript(
-            value=cst.Attribute(value=held, attr=cst.Name("shape")),
-            slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],
-        )
-    else:
-        size = cst.Attribute(value=held, attr=cst.Name("size"))
+    if not kind.boolean:  # nonzero of numbers: the mask of the nonzero elements, not argmax of the values
+        mask = cst.Comparison(left=held, comparisons=[cst.ComparisonTarget(cst.NotEqual(), cst.Integer("0"))])
+    if not (tuple_form or kind.rank == 1):
+        # flatnonzero of any rank searches the flat mask; its length is `.shape[0]` of that
+        # (`m.size` is a method on a PyTorch tensor, not the element count)
+        minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
+        mask = held = C.xp_call(xp, "reshape", _strip(mask), cst.Tuple([cst.Element(minus_one, comma=cst.Comma())]))
+    size = cst.Subscript(
+        value=cst.Attribute(value=held, attr=cst.Name("shape")),
+        slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],
+    )
     return mask, size
 

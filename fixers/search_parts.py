@@ -18,6 +18,7 @@ from scalarlint.analysis.inference import call_name, positional
 from . import _common as C
 from .array_evidence import known_array
 from .loop_ranges import RangeInfo
+from .mask_argmax import mask_argmax
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -37,13 +38,19 @@ def _strip(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
 
 
-def found_index(xp: str, mask: cst.BaseExpression, last: bool, n: cst.BaseExpression, reducer: str = "argmax") -> cst.BaseExpression:
-    """``xp.argmax(mask)`` or ``n - 1 - xp.argmax(xp.flip(mask))``."""
+def found_index(
+    xp: str, mask: cst.BaseExpression, last: bool, n: cst.BaseExpression, reducer: str = "argmax", numeric: bool = False
+) -> cst.BaseExpression:
+    """``xp.argmax(mask)`` or ``n - 1 - xp.argmax(xp.flip(mask))``; with ``numeric`` (a boolean
+    mask in an array-API namespace, see ``mask_argmax``) the argument is cast to ``int8`` first."""
     mask = _strip(mask)
+    if last:
+        mask = C.xp_call(xp, "flip", mask)
+    found = mask_argmax(xp, mask, numeric) if reducer == "argmax" else C.xp_call(xp, reducer, mask)
     if not last:
-        return C.xp_call(xp, reducer, mask)
+        return found
     head = cst.BinaryOperation(left=_atom(n), operator=cst.Subtract(), right=cst.Integer("1"))
-    return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=C.xp_call(xp, reducer, C.xp_call(xp, "flip", mask)))
+    return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=found)
 
 
 class _Vectorize(cst.CSTTransformer):

@@ -73,6 +73,7 @@ from scalarlint.diagnostics import Applicability, Edit, Fix, Location
 from . import _common as C
 from .comprehension_search import _search_call, _search_subscript
 from .loop_ranges import RangeInfo, range_info
+from .mask_argmax import needs_numeric_mask
 from .search_parts import _covers, _elementwise, _name_uses_ok, _Vectorize, found_index, vectorize_predicate
 from .search_sentinel import NONE_REASON, decline_reason, initial_value, is_none, keep_sentinel
 
@@ -131,7 +132,8 @@ def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str) -> list[Edit] | No
         if decline_reason(analyzer, loop, name) is not None:
             return None
         initial = initial_value(analyzer, loop, name)
-        found = keep_sentinel(xp, mask, found_index(xp, mask, last, rng.stop), initial.value, last)  # type: ignore[union-attr]
+        numeric = needs_numeric_mask(analyzer, loop, xp)
+        found = keep_sentinel(xp, mask, found_index(xp, mask, last, rng.stop, numeric=numeric), initial.value, last)  # type: ignore[union-attr]
     return _replace_loop(analyzer, loop, branch, name, found)
 
 

@@ -41,6 +41,7 @@ from . import _common as C
 from .element_loop import _simple
 from .loop_plan import LoopPlan
 from .loop_ranges import RangeInfo
+from .mask_argmax import mask_argmax, needs_numeric_mask
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -101,10 +102,11 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untype
     if plan.whole is None or not plan.elementwise(loop.test) or not _tests_an_element(plan, loop.test):
         return None
     mask = _negated(plan.vectorized(loop.test))
+    numeric = needs_numeric_mask(analyzer, loop, xp)
     if forward:
-        found: cst.BaseExpression = C.xp_call(xp, "argmax", mask)
+        found: cst.BaseExpression = mask_argmax(xp, mask, numeric)
     else:
-        last = C.xp_call(xp, "argmax", C.xp_call(xp, "flip", mask, axis=0))
+        last = mask_argmax(xp, C.xp_call(xp, "flip", mask, axis=0), numeric)
         found = cst.BinaryOperation(left=start, operator=cst.Subtract(), right=last)
     assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(index))], value=found)
     return C.replace_statements(analyzer, siblings[position - 1], loop, [cst.SimpleStatementLine(body=[assign])])  # type: ignore[arg-type]

@@ -141,7 +141,7 @@ def test_diff_applies_with_patch_and_git_apply(tmp_path: Path, variant: str, too
 def test_stdin_fix_prints_the_fixed_source(project: Path) -> None:
     result = cli("check", "--fix", "--unsafe-fixes", "-", "--stdin-filename", "rule.py", stdin=RULE, cwd=project)
     assert result.returncode == 0, result.stderr
-    assert "i = xp.where(xp.any(xp.abs(x) == y), len(x) - 1 - xp.argmax(xp.flip(xp.abs(x) == y)), -1)" in result.stdout
+    assert "i = xp.where(xp.any(xp.abs(x) == y), len(x) - 1 - xp.argmax(xp.astype(xp.flip(xp.abs(x) == y), xp.int8)), -1)" in result.stdout
     assert "All checks passed!" in result.stderr
 
 

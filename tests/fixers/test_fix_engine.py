@@ -130,7 +130,7 @@ def test_comments_and_formatting_outside_the_edits_are_kept(snip) -> None:
     added = [line for line in after if line not in before]
     assert added == [
         # the loop's own comment described the loop and goes with it (issue 26)
-        "        i = xp.where(xp.any(xp.abs(x) == y), len(x) - 1 - xp.argmax(xp.flip(xp.abs(x) == y)), -1)",
+        "        i = xp.where(xp.any(xp.abs(x) == y), len(x) - 1 - xp.argmax(xp.astype(xp.flip(xp.abs(x) == y), xp.int8)), -1)",
         "        total = xp.sum(x, axis=0)",
     ]
 

@@ -115,7 +115,7 @@ def test_the_loops_comments_do_not_survive_above_the_vectorized_line(snip) -> No
         "        idx = i",
     )
     fixed = snip.fixed(text).text
-    assert "idx = xp.where(xp.any(x > y), len(x) - 1 - xp.argmax(xp.flip(x > y)), -1)  # not found\n" in fixed
+    assert "idx = xp.where(xp.any(x > y), len(x) - 1 - xp.argmax(xp.astype(xp.flip(x > y), xp.int8)), -1)  # not found\n" in fixed
     for stale in ("findlast: one sync per element", "one launch per element", "a host comparison"):
         assert stale not in fixed
     assert "    # the last index above y, or -1\n    idx = xp.where(" in fixed  # above the initial value: stays

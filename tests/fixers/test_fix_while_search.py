@@ -49,8 +49,8 @@ def test_the_search_becomes_argmax_and_finds_the_same_index(snip, text: str) -> 
 
 
 def test_the_backward_search_reads_as_findlast(snip) -> None:
-    assert "        i = x.shape[0] - 1 - xp.argmax(xp.flip(xp.abs(x) == y, axis=0))\n" in snip.fixed(RULE).text
-    assert "        i = xp.argmax(xp.abs(x) == y)\n" in snip.fixed(FORWARD).text  # `not` negated away
+    assert "        i = x.shape[0] - 1 - xp.argmax(xp.astype(xp.flip(xp.abs(x) == y, axis=0), xp.int8))\n" in snip.fixed(RULE).text
+    assert "        i = xp.argmax(xp.astype(xp.abs(x) == y, xp.int8))\n" in snip.fixed(FORWARD).text  # `not` negated away
 
 
 def test_not_offered_for_other_while_loops(snip) -> None:
