@@ -43,6 +43,18 @@ class ScalarUses:
             return follow and self._bound_to_scalar(parent.targets[0].target)  # idx = rois_idx[i]; int(idx)
         return self.is_test(node)
 
+    def _feeds_an_index(self, use: cst.Name) -> bool:
+        """``nz = col_idx[idz]; hi = nz // nlon; kx[:, :, hi, wi]``: index arithmetic one binding
+        further that ends as an index or a bound (one hop, no chains)."""
+        target = _arithmetic_target(use, self.parents)
+        scope = self.scopes.get(target) if target is not None else None
+        if target is None or scope is None:
+            return False
+        for assignment in scope.assignments[target.value]:
+            if getattr(assignment, "node", None) is target:
+                return any(isinstance(a.node, cst.Name) and self.used_as_scalar(a.node, follow=False) for a in assignment.references)
+        return False
+
     def _bound_to_scalar(self, target: cst.Name) -> bool:
         cached = self._bindings.get(target)
         if cached is None:
@@ -51,7 +63,8 @@ class ScalarUses:
             for assignment in scope.assignments[target.value] if scope is not None else ():
                 if getattr(assignment, "node", None) is target:
                     cached = any(
-                        isinstance(access.node, cst.Name) and self.used_as_scalar(access.node, follow=False)
+                        isinstance(access.node, cst.Name)
+                        and (self.used_as_scalar(access.node, follow=False) or self._feeds_an_index(access.node))
                         for access in assignment.references
                     )
                     break
@@ -72,6 +85,20 @@ def is_python_marker(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
         isinstance(node, cst.Name) and node.value in ("Ellipsis", "None")
     )
+
+
+def _arithmetic_target(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> cst.Name | None:
+    """``hi = nz // width``: the name that index arithmetic on ``node`` is bound to."""
+    parent = parents.get(node)
+    if not isinstance(parent, cst.BinaryOperation) or not isinstance(parent.operator, INDEX_ARITHMETIC):
+        return None
+    assign = parents.get(parent)
+    if isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+        return assign.targets[0].target
+    return None
+
+
+INDEX_ARITHMETIC = (cst.FloorDivide, cst.Modulo, cst.Add, cst.Subtract, cst.Multiply)
 
 
 def _is_range(call: cst.CSTNode | None) -> bool:

@@ -404,3 +404,26 @@ def test_an_augmented_assignment_keeps_an_array_an_array(tmp_path: Path) -> None
     """first -= 1 leaves an array (not the host int on its right); saved, its elements are
     read one by one in the backward."""
     assert (19, "SL101") in _codes(tmp_path, AUGMENTED_ARRAY)
+
+
+CUSTOM_OP_KERNEL = '''\
+import torch
+
+
+@torch.library.custom_op("ns::gather_rows", mutates_args=())
+def gather_rows(kx: torch.Tensor, col_idx: torch.Tensor, nlon: int) -> torch.Tensor:
+    out = torch.zeros_like(kx)
+    for idz in range(col_idx.shape[0]):
+        nz = col_idx[idz]
+        hi = nz // nlon
+        wi = nz - hi * nlon
+        out[:, hi, wi] = kx[:, hi, wi]
+    return out
+'''
+
+
+def test_a_custom_op_body_and_index_arithmetic(tmp_path: Path) -> None:
+    """The Python body of a torch.library.custom_op is checked; nz = col_idx[idz] is one element
+    because index arithmetic on it (hi = nz // nlon) ends as an index."""
+    codes = _codes(tmp_path, CUSTOM_OP_KERNEL)
+    assert (8, "SL101") in codes and (7, "SL104") in codes

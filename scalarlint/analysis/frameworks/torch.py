@@ -1,5 +1,6 @@
 """PyTorch: ``torch.autograd.Function`` subclasses (``backward``, ``jvp``, ``vjp``,
-``setup_context``), and ``torch.library.register_autograd`` registrations."""
+``setup_context``), ``torch.library.register_autograd`` registrations, and the Python bodies of
+``@torch.library.custom_op`` operators (the forward such a registration differentiates)."""
 
 from scalarlint.analysis.frameworks.base import STAR_ARRAYS, ClassConvention, Framework
 
@@ -15,6 +16,7 @@ FRAMEWORK = Framework(
         ),
     ),
     registrations=frozenset({"register_autograd"}),
+    rule_decorators=frozenset({"library.custom_op", "library.impl", "library.register_kernel"}),
     array_modules=("torch",),
     host_methods=frozenset({"numpy", "cpu", "tolist"}),
     element_methods=frozenset({"item"}),
