@@ -24,7 +24,8 @@ INFO = CheckInfo(
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, and the same of a value computed from an element (`lo = rois[n, 0] * s;
 int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
-an element used as a slice bound (`x[start:start + length]`); a device value as a `range()`
+an element used as a slice bound (`x[start:start + length]`) or as a size given to
+`zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `.item()`/`.tolist()` of a
@@ -135,6 +136,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             )
             return
     func = ctx.inference.module_call(node)
+    if func in SHAPE_CONSTRUCTORS and args:
+        yield from _element_shape(node, args[0], ctx)
+        return
     if func in HOST_COPIES and args and ctx.inference.host_numpy_call(node):
         copied = ctx.inference.kind(args[0])
         if copied.is_device and copied.doubt <= Doubt.PARAMETER:
@@ -172,6 +176,24 @@ def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckCon
                     return True
         child, parent = parent, ctx.parents.get(parent)
     return False
+
+
+SHAPE_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "rand", "randn", "randint"})
+
+
+def _element_shape(node: cst.Call, shape: cst.BaseExpression, ctx: CheckContext) -> Iterable[Finding]:
+    """``torch.zeros((b, zend - zstart))`` with ``zstart`` one element of an array: allocating
+    needs the size on the host, a sync before the kernel is even launched."""
+    sizes = [e.value for e in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
+    for size in sizes:
+        if ctx.inference.is_element_value(size):
+            yield Finding(
+                INFO.code,
+                node,
+                f"the size `{short(ctx, size)}` is an array element: allocating needs it on the host (a sync)",
+                ctx.severity_for(node),
+            )
+            return
 
 
 def _device_range_bound(node: cst.Call, args: list[cst.BaseExpression], ctx: CheckContext) -> Iterable[Finding]:

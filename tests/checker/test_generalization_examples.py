@@ -427,3 +427,17 @@ def test_a_custom_op_body_and_index_arithmetic(tmp_path: Path) -> None:
     because index arithmetic on it (hi = nz // nlon) ends as an index."""
     codes = _codes(tmp_path, CUSTOM_OP_KERNEL)
     assert (8, "SL101") in codes and (7, "SL104") in codes
+
+
+ELEMENT_AS_A_SIZE = CSR_OFFSETS.replace(
+    "        for idz in range(zstart, zend):\n",
+    "        scratch = torch.zeros((kx.shape[0], zend - zstart))\n        for idz in range(zstart, zend):\n",
+)
+
+
+def test_an_element_as_an_allocation_size(tmp_path: Path) -> None:
+    """torch.zeros((b, zend - zstart)) with zstart, zend read from an offsets array: the size
+    must reach the host before allocating."""
+    codes = _codes(tmp_path, ELEMENT_AS_A_SIZE)
+    assert (9, "SL105") in codes
+    assert (5, "SL105") not in codes  # torch.zeros_like(kx): no size to read
