@@ -1,4 +1,5 @@
-"""A rule with one scalar read and one scalar write, and a CLI runner, shared by the CLI tests."""
+"""What the CLI tests share: the rule with one scalar read and one scalar write (``BAD_RULE``,
+from ``tests/rule_samples.py``) and an in-process CLI runner."""
 
 from __future__ import annotations
 
@@ -7,23 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from rule_samples import BAD_RULE  # noqa: F401  (re-exported for the CLI tests)
+
 from scalarlint.cli import main
-
-BAD_RULE = '''\
-from array_api_compat import array_namespace
-
-
-def rrule_last(x):
-    xp = array_namespace(x)
-    n = len(x)
-
-    def pullback(dy):
-        dx = xp.zeros_like(x)
-        dx[n - 1] = dy * x[n - 1]
-        return (dx,)
-
-    return x, pullback
-'''
 
 
 def run_cli(args: list[str], cwd: Path) -> tuple[int, str, str]:

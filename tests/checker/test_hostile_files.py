@@ -20,19 +20,8 @@ from scalarlint import engine
 from scalarlint.cli import main
 from scalarlint.config import Config
 
-RULE = '''\
-import numpy as np
+from rule_samples import LOOP_RULE as RULE  # tests/ is on the path through its conftest
 
-
-def rrule_last(x):
-    def pullback(dy):
-        dx = np.zeros(len(x))
-        for i in range(len(x)):
-            dx[i] = x[i] * dy
-        return (dx,)
-
-    return x, pullback
-'''
 
 
 def run(args: list[str], cwd: Path) -> tuple[int, str]:

@@ -28,19 +28,8 @@ from scalarlint.time_limit import (
     time_limit,
 )
 
-RULE = '''\
-import numpy as np
+from rule_samples import LOOP_RULE as RULE  # tests/ is on the path through its conftest
 
-
-def rrule_last(x):
-    def pullback(dy):
-        dx = np.zeros(len(x))
-        for i in range(len(x)):
-            dx[i] = x[i] * dy
-        return (dx,)
-
-    return x, pullback
-'''
 STUCK_SECONDS = 40  # how long a modelled parse holds the alarm back: past every bound asserted
 LIMIT = 2.0
 

@@ -12,24 +12,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from rule_samples import BAD_RULE as RULE
+
 from scalarlint.cli import main
 
 SCHEMA = Path(__file__).resolve().parents[3] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
-RULE = '''\
-from array_api_compat import array_namespace
-
-
-def rrule_last(x):
-    xp = array_namespace(x)
-    n = len(x)
-
-    def pullback(dy):
-        dx = xp.zeros_like(x)
-        dx[n - 1] = dy * x[n - 1]
-        return (dx,)
-
-    return x, pullback
-'''
 SYNTAX = "syn.py:2:10: SL001 syntax error: '(' was never closed"
 
 
