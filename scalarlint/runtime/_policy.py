@@ -148,46 +148,49 @@ def _torch_mode_number(mode: Any) -> Any:
     return {"default": 0, "warn": 1, "error": 2}.get(mode, mode)
 
 
-class _TorchStrictCpu:
+class _LazyStrictModule:
+    """A strict mode kept in a module of its own, imported on first use (so
+    ``import scalarlint.runtime`` stays light) and only when its library is in use."""
+
+    name = ""
+    library = ""  # the package whose arrays the mode watches
+    module = ""  # the sibling module that holds the mode: acquire() and release()
+
+    def __init__(self) -> None:
+        self._module: Any = None  # imported on first use, for acquire and release alike
+
+    def supported(self, library: Any) -> bool:
+        raise NotImplementedError
+
+    def acquire(self, explicit: bool) -> bool:
+        if not self.supported(_import_if(self.library, explicit)):
+            return False
+        if self._module is None:
+            self._module = importlib.import_module(f"{__package__}.{self.module}")
+        self._module.acquire()
+        return True
+
+    def release(self) -> None:
+        self._module.release()
+
+
+class _TorchStrictCpu(_LazyStrictModule):
     """Strict CPU tensors (``_torch_strict``): a per-thread ``TorchFunctionMode``."""
 
-    name = "torch-cpu"
+    name, library, module = "torch-cpu", "torch", "_torch_strict"
 
-    def __init__(self) -> None:
-        self._module: Any = None  # the module imported on first use, for acquire and release alike
-
-    def acquire(self, explicit: bool) -> bool:
-        torch = _import_if("torch", explicit)
-        if getattr(torch, "overrides", None) is None or not hasattr(torch.overrides, "TorchFunctionMode"):
-            return False  # not PyTorch, or one too old for function modes
-        if self._module is None:
-            self._module = importlib.import_module(f"{__package__}._torch_strict")
-        self._module.acquire()
-        return True
-
-    def release(self) -> None:
-        self._module.release()
+    def supported(self, torch: Any) -> bool:
+        # not PyTorch, or one too old for function modes
+        return getattr(torch, "overrides", None) is not None and hasattr(torch.overrides, "TorchFunctionMode")
 
 
-class _JaxTransferGuard:
+class _JaxTransferGuard(_LazyStrictModule):
     """JAX's thread-local device-to-host transfer guard (``_jax_strict``)."""
 
-    name = "jax"
+    name, library, module = "jax", "jax", "_jax_strict"
 
-    def __init__(self) -> None:
-        self._module: Any = None
-
-    def acquire(self, explicit: bool) -> bool:
-        jax = _import_if("jax", explicit)
-        if not hasattr(jax, "transfer_guard_device_to_host"):
-            return False  # not JAX, or one older than the transfer guard (0.3.16)
-        if self._module is None:
-            self._module = importlib.import_module(f"{__package__}._jax_strict")
-        self._module.acquire()
-        return True
-
-    def release(self) -> None:
-        self._module.release()
+    def supported(self, jax: Any) -> bool:
+        return hasattr(jax, "transfer_guard_device_to_host")  # JAX 0.3.16 or newer
 
 
 class _CupyAllowSynchronize:
