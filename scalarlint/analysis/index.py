@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from scalarlint.analysis.array_returns import annotated_array, array_package_call
 from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_DECORATORS
 from scalarlint.config import Config
 
@@ -86,6 +87,7 @@ class _Indexer(ast.NodeVisitor):
         self.rule_lambdas: set[tuple[int, int]] = set()
         self.rule_names_passed: set[str] = set()
         self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
+        self.array_returns: dict[int, bool] = {}  # id(entry) -> every return so far an array package's call
 
     def visit(self, node: ast.AST) -> None:
         handler = _HANDLERS.get(type(node))
@@ -207,7 +209,8 @@ class _Indexer(ast.NodeVisitor):
         self.stack.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
-        entry.returns_array = returns_array(node, self.index.imports)
+        annotation = dotted_name(node.returns) if node.returns else ""
+        entry.returns_array = annotated_array(annotation) or self.array_returns.pop(id(entry), False)
         self.stack.pop()
         self.func_stack.pop()
 
@@ -240,6 +243,14 @@ class _Indexer(ast.NodeVisitor):
                     entry.reason = f"defined inside rule {renamed[entry.parent]}"
                 entry.parent = renamed[entry.parent]
             self.index.functions[entry.key] = entry
+
+    def visit_Return(self, node: ast.Return) -> None:
+        """Notes whether the function around returns an array package's result (``returns_array``)."""
+        if self.func_stack:
+            key = id(self.func_stack[-1])
+            called = dotted_name(node.value.func) if isinstance(node.value, ast.Call) else ""
+            self.array_returns[key] = self.array_returns.get(key, True) and array_package_call(called, self.index.imports)
+        self.generic_visit(node)
 
     # -- calls -----------------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
@@ -332,47 +343,6 @@ def rule_decorator(node: ast.expr) -> str | None:
     return None
 
 
-ARRAY_PACKAGES = frozenset({"numpy", "jax", "torch", "cupy", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
-NOT_ARRAY_RESULTS = frozenset({"shape", "ndim", "size", "is_tensor", "is_available", "is_grad_enabled", "dtype", "device",
-                               "finfo", "iinfo", "result_type", "can_cast", "allclose", "array_equal", "isscalar",
-                               "broadcast_shapes", "get_default_dtype", "numel", "item", "tolist", "split", "unbind",
-                               "chunk", "meshgrid", "broadcast_arrays", "nonzero", "where"})
-
-
-ARRAY_ANNOTATIONS = frozenset({"ndarray", "NDArray", "Tensor", "Array", "ArrayLike"})
-
-
-def returns_array(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: dict[str, str]) -> bool:
-    """The function says it returns an array (``-> jnp.ndarray``), or every ``return`` of its own
-    (nested functions aside) is a call of an array package's function (``return torch.cat(parts)``):
-    what a helper in another module hands its callers, which the second pass, one file at a
-    time, cannot see."""
-    if node.returns is not None and (dotted_name(node.returns) or "").rsplit(".", 1)[-1] in ARRAY_ANNOTATIONS:
-        return True  # def flm_2d_to_1d_fast(...) -> jnp.ndarray
-    returns: list[ast.Return] = []
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(item, ast.Return):
-            returns.append(item)
-        stack.extend(ast.iter_child_nodes(item))
-    if not returns:
-        return False
-    for ret in returns:
-        call = ret.value
-        if not isinstance(call, ast.Call):
-            return False
-        name = dotted_name(call.func)
-        head, _, rest = (name or "").partition(".")
-        if not rest or rest.rsplit(".", 1)[-1] in NOT_ARRAY_RESULTS:
-            return False
-        if imports.get(head, "").split(".")[0] not in ARRAY_PACKAGES:
-            return False
-    return True
-
-
 def call_target(func: ast.expr) -> tuple[str, ...] | None:
     name = dotted_name(func)
     return tuple(name.split(".")) if name else None
@@ -425,4 +395,5 @@ _HANDLERS = {
     ast.AsyncFunctionDef: _Indexer.visit_FunctionDef,
     ast.Lambda: _Indexer.visit_Lambda,
     ast.Call: _Indexer.visit_Call,
+    ast.Return: _Indexer.visit_Return,
 }

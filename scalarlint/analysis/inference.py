@@ -76,6 +76,7 @@ class Inference:
         self.array_module_names = frozenset(config.array_modules)
         self._module = module
         self._device_module: bool | None = None  # host_numpy_call: computed on first NumPy call
+        self._array_call_names: frozenset[str] | None = None  # every Target.array_calls of the file
         self._facts: ModuleFacts | None = None
         self._calls: CallFacts | None = None
         self.evidence = RankEvidence(parents)  # type: ignore[arg-type]
@@ -144,6 +145,10 @@ class Inference:
     def _runs_an_array_helper(self, call: cst.Call, dotted: str) -> bool:
         """The project index found that this call runs a function of another module whose every
         ``return`` is an array package's result (``Target.array_calls`` of the function around)."""
+        if self._array_call_names is None:
+            self._array_call_names = frozenset(c for t in self.targets.values() for c in getattr(t, "array_calls", ()))
+        if dotted not in self._array_call_names:
+            return False  # the common case, answered without walking up
         function: cst.CSTNode | None = self.enclosing_function(call)
         while function is not None and function not in self.targets:
             function = self.enclosing_function(function)

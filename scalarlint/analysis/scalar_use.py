@@ -47,29 +47,22 @@ class ScalarUses:
         """``nz = col_idx[idz]; hi = nz // nlon; kx[:, :, hi, wi]``: index arithmetic one binding
         further that ends as an index or a bound (one hop, no chains)."""
         target = _arithmetic_target(use, self.parents)
-        scope = self.scopes.get(target) if target is not None else None
-        if target is None or scope is None:
-            return False
-        for assignment in scope.assignments[target.value]:
-            if getattr(assignment, "node", None) is target:
-                return any(isinstance(a.node, cst.Name) and self.used_as_scalar(a.node, follow=False) for a in assignment.references)
-        return False
+        return target is not None and any(self.used_as_scalar(read, follow=False) for read in self._reads_of(target))
 
     def _bound_to_scalar(self, target: cst.Name) -> bool:
         cached = self._bindings.get(target)
         if cached is None:
-            cached = False
-            scope = self.scopes.get(target)
-            for assignment in scope.assignments[target.value] if scope is not None else ():
-                if getattr(assignment, "node", None) is target:
-                    cached = any(
-                        isinstance(access.node, cst.Name)
-                        and (self.used_as_scalar(access.node, follow=False) or self._feeds_an_index(access.node))
-                        for access in assignment.references
-                    )
-                    break
+            cached = any(self.used_as_scalar(read, follow=False) or self._feeds_an_index(read) for read in self._reads_of(target))
             self._bindings[target] = cached
         return cached
+
+    def _reads_of(self, target: cst.Name) -> list[cst.Name]:
+        """The names that read what the assignment to ``target`` binds."""
+        scope = self.scopes.get(target)
+        for assignment in scope.assignments[target.value] if scope is not None else ():
+            if getattr(assignment, "node", None) is target:
+                return [access.node for access in assignment.references if isinstance(access.node, cst.Name)]
+        return []
 
     def is_test(self, node: cst.CSTNode) -> bool:
         """``node`` is the test of an ``if``/``while``/conditional/``assert`` (through
