@@ -159,12 +159,29 @@ def _reduction(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseE
         return K.host_int(Origin.DATA)
     axis = keyword(node, "axis") or keyword(node, "dim")
     has_axis = axis is not None or len(args) >= 2
+    if values_and_indices(inf, name, node, args[1:]):
+        return K.Kind(Tag.ARRAY_SEQ, doubt=least_doubt(arg_kinds))
     if name in ("vdot", "inner", "trace", "det", "logdet"):
         has_axis = False
     if not has_axis:  # argmax(x): an index into x
         key = arg_kinds[0].key if arg_kinds and name in ("argmax", "argmin", "nanargmax", "nanargmin") else None
         return K.Kind(Tag.DEVICE_SCALAR, boolean=name in ("any", "all"), key=key)
     return K.array(reduced_rank(inf, arg_kinds[0] if arg_kinds else K.UNKNOWN, node, axis.value if axis else args[1]), name in ("any", "all"))
+
+
+PAIR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian", "mode", "kthvalue"})
+
+
+def values_and_indices(inf: "Inference", name: str, node: cst.Call, axis_args: list[cst.BaseExpression]) -> bool:
+    """``torch.min(x, dim=-1)``, ``x.max(1)``: torch returns ``(values, indices)`` when given a
+    dimension, so ``[1]`` of it is the indices array, not one element. Told apart from NumPy's
+    ``max(x, axis)`` by the ``dim`` keyword or by a module that imports torch, and from
+    ``torch.max(a, b)`` (elementwise) by the second argument being a host int."""
+    if name not in PAIR_REDUCTIONS:
+        return False
+    if keyword(node, "dim") is not None:
+        return True
+    return bool(axis_args) and inf.kind(axis_args[0]).is_host_int and inf.index_reads_host()
 
 
 def reduced_rank(inf: "Inference", operand: Kind, node: cst.Call, axis: cst.BaseExpression) -> int | None:
@@ -206,6 +223,8 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
         return K.host_int(Origin.DATA if attr in ("numel", "nelement", "size") else Origin.STRUCTURAL)
     if attr == "size" and args:
         return K.host_int(Origin.DATA)
+    if values_and_indices(inf, attr, node, args):
+        return K.Kind(Tag.ARRAY_SEQ, doubt=receiver.doubt)
     if attr in REDUCTIONS:
         axis = keyword(node, "axis") or keyword(node, "dim")
         if not args and axis is None:

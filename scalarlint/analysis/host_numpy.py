@@ -13,6 +13,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import Scope
 
+from scalarlint.analysis.imports import root_name
 from scalarlint.analysis.tree import walk
 
 DEVICE_FRAMEWORKS = frozenset({"torch", "jax", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
@@ -25,9 +26,9 @@ def is_device_framework_module(module: cst.Module) -> bool:
     device = False
     for node in walk(module):
         if isinstance(node, cst.Import):
-            device = device or any(_root(alias.name) in DEVICE_FRAMEWORKS for alias in node.names)
+            device = device or any(root_name(alias.name) in DEVICE_FRAMEWORKS for alias in node.names)
         elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
-            device = device or _root(node.module) in DEVICE_FRAMEWORKS
+            device = device or root_name(node.module) in DEVICE_FRAMEWORKS
         elif isinstance(node, cst.Name) and node.value in GENERIC_NAMESPACES:
             return False
     return device
@@ -43,8 +44,3 @@ def names_numpy(head: cst.BaseExpression, scope: Scope | None) -> bool:
         return False
     return any(qn.name == "numpy" for qn in names)
 
-
-def _root(name: cst.BaseExpression) -> str:
-    while isinstance(name, cst.Attribute):
-        name = name.value
-    return name.value if isinstance(name, cst.Name) else ""

@@ -29,8 +29,9 @@ from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.host_numpy import is_device_framework_module, names_numpy
+from scalarlint.analysis.imports import imported_roots
 from scalarlint.analysis.flow import Reaching
-from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
+from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS, SCALAR_INDEX_SYNC_MODULES
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
@@ -76,6 +77,7 @@ class Inference:
         self.array_module_names = frozenset(config.array_modules)
         self._module = module
         self._device_module: bool | None = None  # host_numpy_call: computed on first NumPy call
+        self._syncing_index: bool | None = None  # index_reads_host: computed on first device-scalar index
         self._array_call_names: frozenset[str] | None = None  # every Target.array_calls of the file
         self._facts: ModuleFacts | None = None
         self._calls: CallFacts | None = None
@@ -165,6 +167,13 @@ class Inference:
         while isinstance(head, cst.Attribute):
             head = head.value
         return names_numpy(head, self.scopes.get(head))
+
+    def index_reads_host(self) -> bool:
+        """The module imports a framework whose indexing copies a 0-d integer index to the host
+        (``frameworks.SCALAR_INDEX_SYNC_MODULES``: torch)."""
+        if self._syncing_index is None:
+            self._syncing_index = self._module is not None and bool(imported_roots(self._module) & SCALAR_INDEX_SYNC_MODULES)
+        return self._syncing_index
 
     def module_call(self, call: cst.Call) -> str | None:
         """For ``xp.linalg.norm(...)``: "linalg.norm"; None unless the head is an array module."""

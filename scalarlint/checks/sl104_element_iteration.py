@@ -61,7 +61,8 @@ def _iterated_arrays(iterable: cst.BaseExpression, ctx: CheckContext) -> list[cs
         name = call_name(iterable.func)
         if name in (["enumerate"], ["zip"], ["reversed"], ["iter"]):
             return [a for a in positional(iterable) for a in _iterated_arrays(a, ctx)]
-        return []
+        # for v in X.flatten(), for b in torch.unique(idx): a call whose result is an array
+        # is iterated like a name holding it
     kind = ctx.inference.kind(iterable)
     return [iterable] if kind.tag is Tag.ARRAY and not kind.doubt else []
 

@@ -24,7 +24,9 @@ INFO = CheckInfo(
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, and the same of a value computed from an element (`lo = rois[n, 0] * s;
 int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
-an element used as a slice bound (`x[start:start + length]`) or as a size given to
+an element used as a slice bound (`x[start:start + length]`), as an index in PyTorch
+(`kx[:, :, hi]` with `hi = col_idx[k] // n`: torch's indexing reads a 0-d integer index with
+`.item()`; in JAX or CuPy the same index is a gather) or as a size given to
 `zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`,
@@ -72,6 +74,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if isinstance(node, cst.Subscript):
         yield from _element_bounds(node, ctx)
+        yield from _element_index(node, ctx)
         return
     assert isinstance(node, cst.Call)
     name = call_name(node.func)
@@ -282,3 +285,25 @@ def _element_bounds(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
                     ctx.severity_for(node),
                 )
                 return
+
+
+def _element_index(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
+    """``kx[:, :, hi]`` with ``hi`` one element of a device array, in torch: its indexing turns a
+    0-d integer tensor index into a host int with ``.item()`` (a sync per access). JAX and CuPy
+    gather with it on the device, so only frameworks that say so are flagged."""
+    if ctx.is_claimed(node) or not ctx.inference.kind(node.value).is_array or not ctx.inference.index_reads_host():
+        return
+    for element in node.slice:
+        index = element.slice
+        if not isinstance(index, cst.Index) or ctx.is_claimed(index.value):
+            continue
+        if ctx.inference.is_element_value(index.value) and not ctx.inference.kind(index.value).boolean:
+            ctx.claim(index.value)
+            yield Finding(
+                INFO.code,
+                node,
+                f"the index `{short(ctx, index.value)}` is an array element: torch reads a 0-d index "
+                "back to the host with `.item()` (a sync); index with a host int, or gather on the device",
+                ctx.severity_for(node),
+            )
+            return

@@ -68,10 +68,13 @@ def _key_access(key: Any, shape: tuple[int, ...], operation: str) -> tuple[str, 
             if any(isinstance(b, torch.Tensor) for b in (part.start, part.stop, part.step)):
                 return "a slice bound", "slice-bound"
             non_scalar = True
+        elif isinstance(part, torch.Tensor) and part.dim() == 0 and not (part.is_floating_point() or part.is_complex()):
+            # torch's C++ indexing reads a 0-d integer index with .item(): on CUDA a sync
+            return f"{operation} with a 0-d integer tensor as index (torch reads it back with .item())", "conversion"
         elif _is_host_int(part):
             host_ints += 1
         elif part is not Ellipsis:
-            non_scalar = True  # None, a Python bool, an integer tensor (0-d included), a list
+            non_scalar = True  # None, a Python bool, an index tensor of rank >= 1, a list
     if non_scalar or not host_ints or host_ints != len(shape):
         return None
     shown = ", ".join("..." if p is Ellipsis else str(int(p)) for p in parts)

@@ -116,9 +116,15 @@ def test_fix_validation_on_a_strict_device(tmp_path: Path, device: str) -> None:
     for row in rows.values():
         assert re.fullmatch(r"\d/1", row[2]) and row[3] in ("clean", "allow_scalar", "fails"), row
         assert row[4].startswith(("no sync", "sync: ", "error: ")) and row[5].startswith(("no sync", "sync: ", "error: ")), row
-    # a search loop the fixers vectorize: it syncs before fixing, not after, and agrees either way
+    # a search loop the fixers vectorize: it syncs before fixing; after, `x[best]` with the 0-d
+    # `best = xp.argmax(x)` is a gather on CuPy (the strict array) but torch reads a 0-d index
+    # back with .item(), so torch-strict still reports a sync, now of that index
     norm_inf = rows["chainrules.reductions.rrule_maximum"]
-    assert norm_inf[4] == "no sync" and norm_inf[5].startswith("sync: ScalarIndexingError"), norm_inf
+    assert norm_inf[5].startswith("sync: ScalarIndexingError"), norm_inf
+    if device == "strict":
+        assert norm_inf[4] == "no sync", norm_inf
+    else:
+        assert norm_inf[4].startswith("sync: ") and "0-d integer tensor as index" in norm_inf[4], norm_inf
     assert rows["reductions.rrule_sum"][2:5] == ["1/1", "clean", "no sync"]
     if device == "strict":  # the strict array is the reference of this comparison: it must agree with itself
         assert status == 0 and "all agree; no sync where the strict array says clean" in text

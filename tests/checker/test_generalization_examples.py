@@ -441,3 +441,33 @@ def test_an_element_as_an_allocation_size(tmp_path: Path) -> None:
     codes = _codes(tmp_path, ELEMENT_AS_A_SIZE)
     assert (9, "SL105") in codes
     assert (5, "SL105") not in codes  # torch.zeros_like(kx): no size to read
+
+
+ELEMENT_AS_AN_INDEX = '''\
+{imports}
+
+class Attention(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, dy):
+        col_idx, kx, w = ctx.saved_tensors
+        out = torch.zeros_like(kx)
+        for idz in range(col_idx.shape[0]):
+            hi = col_idx[idz] // 4
+            out[:, hi] += kx[:, hi] * dy
+        best = torch.argmax(w)
+        return out * w[best]
+'''
+
+
+def test_an_element_as_an_index_in_torch(tmp_path: Path) -> None:
+    """torch reads a 0-d integer index back with .item() (a sync per access); each access that
+    uses the element hi is reported. An argmax result as index is left to SL107's opt-in tier."""
+    codes = _codes(tmp_path, ELEMENT_AS_AN_INDEX.format(imports="import torch"))
+    assert codes.count((10, "SL105")) == 2
+    assert (12, "SL105") not in codes
+
+
+def test_an_element_as_an_index_in_jax_is_a_gather(tmp_path: Path) -> None:
+    """The same code against a namespace whose indexing gathers on the device: no SL105."""
+    codes = _codes(tmp_path, ELEMENT_AS_AN_INDEX.format(imports="import jax.numpy as torch\nimport jax"))
+    assert (11, "SL105") not in codes and (9, "SL101") in codes or (10, "SL101") in codes

@@ -64,6 +64,8 @@ REFUSED: dict[str, tuple[Callable[[Any], Any], str, str]] = {
     "augmented": (_add_one, "getindex x[1]", "SL101"),
     "slice-bound": (lambda x: x[torch.argmax(x) : torch.argmax(x) + 1], "a slice bound", "SL105"),
     "mask": (lambda x: x[x > 0], "boolean mask", "SL106"),
+    "device-index": (lambda x: x[torch.argmax(x)], "0-d integer tensor as index", "SL105"),
+    "device-index-write": (lambda x: x.__setitem__(torch.argmax(x), 0.0), "0-d integer tensor as index", "SL105"),
     "bool-list": (lambda x: x[[True, False, True, False, True]], "boolean mask", "SL106"),
     "mask-write": (lambda x: x.__setitem__(x < 0, x[:1]), "boolean mask", "SL106"),
     "nonzero": (lambda x: torch.nonzero(x), "nonzero()", "SL106"),
@@ -127,8 +129,7 @@ def test_the_error_through_torch_functional_names_the_callers_line(strict_mode: 
 
 
 ALLOWED: dict[str, Callable[[Any], Any]] = {
-    "device-index": lambda x: x[torch.argmax(x)],
-    "device-index-write": lambda x: x.__setitem__(torch.argmax(x), 0.0),
+    "device-index-1d": lambda x: x[torch.argmax(x).reshape(1)],  # an index tensor of rank 1: a gather
     "slice": lambda x: x[1:3],
     "size-1-slice": lambda x: x[2:3],
     "row": lambda x: x.reshape(5, 1)[2],
@@ -152,6 +153,28 @@ ALLOWED: dict[str, Callable[[Any], Any]] = {
     "equal": lambda x: torch.equal(x, x),
     "to-host": lambda x: to_host(x),
 }
+
+
+def test_torch_itself_reads_a_0d_index_back_to_the_host() -> None:
+    """Why ``device-index`` is refused: torch's indexing asks the 0-d index for its value
+    (``_local_scalar_dense``, the kernel behind ``.item()``), which on CUDA waits for the device."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen: list[str] = []
+
+    class Record(TorchDispatchMode):
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    x = torch.arange(12.0).reshape(3, 4)
+    with Record():
+        x[:, torch.tensor(2)]
+    assert "aten._local_scalar_dense.default" in seen
+    seen.clear()
+    with Record():
+        x[:, torch.tensor([2])]
+    assert "aten._local_scalar_dense.default" not in seen
 
 
 @pytest.mark.parametrize("name", list(ALLOWED))

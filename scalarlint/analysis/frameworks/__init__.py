@@ -57,6 +57,8 @@ FUNCTION_LIKE = generic.FUNCTION_LIKE
 STRUCTURAL = generic.STRUCTURAL
 RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.receivers.items()}
 CONSTRUCTORS: dict[str, int | None] = {k: v for f in FRAMEWORKS for k, v in f.constructors.items()}
+# Array modules whose indexing copies a 0-d integer index to the host (``torch``).
+SCALAR_INDEX_SYNC_MODULES: frozenset[str] = frozenset(m for f in FRAMEWORKS if f.index_reads_scalar_arrays for m in f.array_modules)
 RETURNS_CLOSURE_RULES: bool = any(f.returns_closure_rules for f in FRAMEWORKS)
 FUNCTION_BASES: bool = any(f.function_bases for f in FRAMEWORKS)
 

@@ -59,3 +59,7 @@ class Framework:
     # Layer and model bases (``torch.nn.Module``): a ``backward(loss)`` on one of these runs the
     # engine, it is no rule, so structural discovery never looks at their subclasses.
     layer_bases: tuple[str, ...] = ()
+    # The framework's indexing reads an integer 0-d array used as an index back to the host
+    # (torch's C++ indexing calls ``.item()`` on it), so ``x[:, i]`` with ``i`` one element of
+    # a device array waits for the device; in JAX or CuPy the same index is a gather.
+    index_reads_scalar_arrays: bool = False

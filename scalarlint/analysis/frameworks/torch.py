@@ -20,6 +20,7 @@ FRAMEWORK = Framework(
     array_modules=("torch",),
     host_methods=frozenset({"numpy", "cpu", "tolist"}),
     element_methods=frozenset({"item"}),
+    index_reads_scalar_arrays=True,
 )
 
 
