@@ -49,7 +49,8 @@ ARRAY_METHODS_RANK_KEEP = frozenset(
     {"copy", "astype", "conj", "clip", "abs", "sign", "exp", "log", "sqrt", "contiguous", "clone", "detach", "to",
      "cuda", "cpu", "float", "double", "half", "type_as", "cumsum", "cumprod", "__neg__", "neg", "fill_",
      "zero_", "mul", "add", "sub", "div", "pow", "real", "imag", "conjugate", "round", "floor", "ceil", "get",
-     "view_as", "expand_as", "masked_fill", "where", "clamp", "relu", "sigmoid", "tanh"}
+     "view_as", "expand_as", "masked_fill", "where", "clamp", "relu", "sigmoid", "tanh",
+     "long", "int", "short", "char", "bfloat16", "cfloat", "cdouble", "type"}
 )
 ARRAY_METHODS_UNKNOWN_RANK = frozenset(
     {"transpose", "swapaxes", "squeeze", "unsqueeze", "view", "permute", "expand", "broadcast_to", "repeat",

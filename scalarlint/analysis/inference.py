@@ -28,7 +28,7 @@ from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access,
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
-from scalarlint.analysis.host_numpy import is_device_framework_module, names_numpy
+from scalarlint.analysis.host_numpy import DEVICE_FRAMEWORKS, is_device_framework_module, names_numpy
 from scalarlint.analysis.imports import imported_roots
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS, SCALAR_INDEX_SYNC_MODULES
@@ -167,6 +167,21 @@ class Inference:
         while isinstance(head, cst.Attribute):
             head = head.value
         return names_numpy(head, self.scopes.get(head))
+
+    def _device_namespace(self, call: cst.Call) -> bool:
+        """``torch.f(...)``, ``jnp.f(...)``, ``tf.f(...)``: a device framework's namespace, whose
+        functions return its arrays even for Python numbers (NumPy's return host scalars)."""
+        head = call.func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        scope = self.scopes.get(head)
+        if scope is None:
+            return False
+        try:
+            names = scope.get_qualified_names_for(head)
+        except Exception:  # libcst can fail on exotic nodes; not a device namespace is the safe answer
+            return False
+        return any(qn.name.split(".", 1)[0] in DEVICE_FRAMEWORKS for qn in names)
 
     def index_reads_host(self) -> bool:
         """The module imports a framework whose indexing copies a 0-d integer index to the host
@@ -502,6 +517,8 @@ class Inference:
             made = array_function(self, module_func, node, args)
             if made.is_device and self.host_numpy_call(node):  # np.zeros(n) in a torch module
                 return replace(made, doubt=max(made.doubt, Doubt.HOST_COPY))
+            if made.tag is Tag.HOST_SCALAR and module_func.rsplit(".", 1)[-1] not in HOST_RESULT and self._device_namespace(node):
+                return K.Kind(Tag.DEVICE_SCALAR)  # torch.sigmoid(threshold): a tensor whatever the annotation says
             return made
         if isinstance(node.func, cst.Attribute):
             attr = node.func.attr.value

@@ -298,10 +298,10 @@ def _element_index(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
         if not isinstance(index, cst.Index) or ctx.is_claimed(index.value):
             continue
         if ctx.inference.is_element_value(index.value) and not ctx.inference.kind(index.value).boolean:
-            ctx.claim(index.value)
+            # nothing is claimed: reading the element (x[first[i].long()]) is its own finding
             yield Finding(
                 INFO.code,
-                node,
+                index.value,  # the index itself: in a subscript over several lines, its own line
                 f"the index `{short(ctx, index.value)}` is an array element: torch reads a 0-d index "
                 "back to the host with `.item()` (a sync); index with a host int, or gather on the device",
                 ctx.severity_for(node),

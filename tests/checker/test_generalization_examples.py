@@ -471,3 +471,34 @@ def test_an_element_as_an_index_in_jax_is_a_gather(tmp_path: Path) -> None:
     """The same code against a namespace whose indexing gathers on the device: no SL105."""
     codes = _codes(tmp_path, ELEMENT_AS_AN_INDEX.format(imports="import jax.numpy as torch\nimport jax"))
     assert (11, "SL105") not in codes and (9, "SL101") in codes or (10, "SL101") in codes
+
+
+CASTS_AND_ANNOTATIONS = '''\
+import torch
+
+class Spikes(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, threshold: float):
+        t = torch.sigmoid(threshold).item()
+        return x * t
+
+    @staticmethod
+    def backward(ctx, g):
+        first, = ctx.saved_tensors
+        out = torch.zeros_like(g)
+        for i in range(first.shape[0]):
+            out[
+                first[i].long(), i
+            ] = 1.0
+        return out, None
+'''
+
+
+def test_a_cast_element_as_an_index_and_a_torch_function_of_an_annotated_float(tmp_path: Path) -> None:
+    """first[i].long() is still one element (torch casts keep it on the device), reported on its
+    own line of a subscript written over several; torch.sigmoid() returns a tensor whatever the
+    parameter's annotation says, so its .item() is a host copy."""
+    codes = _codes(tmp_path, CASTS_AND_ANNOTATIONS)
+    assert (6, "SL105") in codes
+    assert (15, "SL105") in codes and (15, "SL101") in codes
+    assert (14, "SL105") not in codes
