@@ -502,3 +502,36 @@ def test_a_cast_element_as_an_index_and_a_torch_function_of_an_annotated_float(t
     assert (6, "SL105") in codes
     assert (15, "SL105") in codes and (15, "SL101") in codes
     assert (14, "SL105") not in codes
+
+
+JAX_PRIMITIVE = '''\
+import numpy as np
+import jax.numpy as jnp
+from jax.extend.core import Primitive
+from jax.interpreters import ad
+import healpy
+
+
+def _map2alm_impl(f: jnp.ndarray, L: int):
+    return jnp.array(healpy.map2alm(np.array(f), lmax=L - 1))
+
+
+def _map2alm_transpose(dflm: jnp.ndarray, L: int):
+    return (jnp.conj(dflm) * dflm.ravel()[0],)
+
+
+_p = Primitive("map2alm")
+_p.def_impl(_map2alm_impl)
+ad.deflinear(_p, _map2alm_transpose)
+'''
+
+
+def test_a_jax_primitive_impl_and_transpose_are_checked(tmp_path: Path) -> None:
+    """p.def_impl(impl) and ad.deflinear(p, transpose) register a custom primitive's forward and
+    its transpose rule; without them neither function is reached."""
+    codes = _codes(tmp_path, JAX_PRIMITIVE)
+    assert (9, "SL105") in codes  # np.array(f): a host copy of the primitive's operand
+    assert (13, "SL101") in codes
+    unregistered = tmp_path / "unregistered"
+    unregistered.mkdir()
+    assert _codes(unregistered, JAX_PRIMITIVE.replace("_p.def_impl(_map2alm_impl)\nad.deflinear(_p, _map2alm_transpose)\n", "")) == []
