@@ -13,6 +13,7 @@ import ast
 from dataclasses import dataclass, field
 
 from scalarlint.analysis.array_returns import annotated_array, array_package_call
+from scalarlint.analysis.gradient_closures import MAKER_REASON, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_DECORATORS
 from scalarlint.config import Config
 
@@ -198,7 +199,7 @@ class _Indexer(ast.NodeVisitor):
         entry = self._enter_function(key, node.name, node.lineno, in_class)
         if not self.func_stack and not self.class_stack:
             self.index.top_level[node.name] = key
-        if not entry.is_rule and RETURNS_CLOSURE_RULES and _returns_closure(node):
+        if not entry.is_rule and RETURNS_CLOSURE_RULES and returns_value_and_closure(node):
             entry.is_rule, entry.reason = True, "returns (Y, backprop)"
         if any(_registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
             entry.is_rule, entry.reason = True, "passed to defvjp"
@@ -209,6 +210,10 @@ class _Indexer(ast.NodeVisitor):
         self.stack.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
+        if returned_gradient_closures(node) and not entry.is_rule:
+            # a vjp maker (``def maker(ans, *args): def vjp(g): ...; return vjp``): it runs in
+            # the forward pass on the rule's inputs and its closure is the rule; both are checked
+            entry.is_rule, entry.reason = True, MAKER_REASON
         annotation = dotted_name(node.returns) if node.returns else ""
         entry.returns_array = annotated_array(annotation) or self.array_returns.pop(id(entry), False)
         self.stack.pop()
@@ -300,29 +305,6 @@ def dotted_name(node: ast.expr) -> str:
     return ""
 
 
-CLOSURE_WORDS = ("back", "vjp", "grad", "bwd", "adjoint", "pullback")
-
-
-def _returns_closure(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """``return Y, backprop`` where ``backprop`` is defined in the function and named like a
-    gradient (``backprop``, ``pullback``, ``*_vjp``, ``grad_fn``): thinc's forward and the
-    ChainRules ``rrule`` shape, whatever the outer function is called. Factories returning
-    ``(cls, decorator)`` are not rules."""
-    inner = {
-        s.name
-        for s in node.body
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(w in s.name.lower() for w in CLOSURE_WORDS)
-    }
-    if not inner:
-        return False
-    for stmt in ast.walk(node):
-        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Tuple) and len(stmt.value.elts) == 2:
-            last = stmt.value.elts[-1]
-            if isinstance(last, ast.Name) and last.id in inner:
-                return True
-    return False
-
-
 def _registration_decorator(node: ast.expr) -> bool:
     """``@f.defjvp`` and ``@f.defvjp``: the decorated function is the rule."""
     return isinstance(node, ast.Attribute) and node.attr in REGISTRATION_METHODS
@@ -372,8 +354,8 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     indexer.visit(tree)
     indexer.key_lambdas()
     for key, entry in index.functions.items():
-        if not entry.is_rule and entry.name in indexer.rule_names_passed:
-            entry.is_rule, entry.reason = True, "passed to defvjp"
+        if entry.name in indexer.rule_names_passed and (not entry.is_rule or entry.reason == MAKER_REASON):
+            entry.is_rule, entry.reason = True, "passed to defvjp"  # a registration says what its parameters hold
     propagate_closures(index)
     return index
 

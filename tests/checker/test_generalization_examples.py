@@ -535,3 +535,44 @@ def test_a_jax_primitive_impl_and_transpose_are_checked(tmp_path: Path) -> None:
     unregistered = tmp_path / "unregistered"
     unregistered.mkdir()
     assert _codes(unregistered, JAX_PRIMITIVE.replace("_p.def_impl(_map2alm_impl)\nad.deflinear(_p, _map2alm_transpose)\n", "")) == []
+
+
+VJP_MAKER = '''\
+import numpy as np
+
+
+def vjp_maker_num(fn, step):
+    def vjp_maker(fn_out, *args):
+        num_p = args[0].size
+
+        def vjp(v):
+            out = np.zeros(num_p)
+            for ip in range(num_p):
+                flat = args[0].flatten()
+                flat[ip] += step
+                out[ip] = np.sum(v * (fn(flat) - fn_out)) / step
+            return out
+
+        return vjp
+
+    return vjp_maker
+
+
+def grad_concat(argnum, ans, operands_, kwargs):
+    def vjp(g):
+        return list(operands_)[argnum] * g
+
+    return vjp
+
+
+defvjp_argnum(np.concatenate, grad_concat)
+'''
+
+
+def test_a_returned_vjp_closure_and_its_maker_are_rules(tmp_path: Path) -> None:
+    """A maker that returns its gradient closure (HIPS autograd's style, a numerical vjp) makes
+    both a rule, whatever the maker is called; a maker passed to defvjp_argnum keeps what the
+    registration says of its parameters (operands_ is a tuple there)."""
+    codes = _codes(tmp_path, VJP_MAKER)
+    assert (10, "SL104") in codes and (12, "SL102") in codes and (13, "SL102") in codes
+    assert not [c for c in codes if c[0] >= 20]

@@ -1,0 +1,62 @@
+"""Closures that are AD rules because of how their maker returns them, whatever the maker is
+called: thinc's ``forward`` and the ChainRules ``rrule`` return ``(Y, backprop)``; HIPS
+autograd's vjp makers, numerical-gradient factories and hand-written engines return the
+gradient closure itself (``def vjp(g): ...; return vjp``)."""
+
+from __future__ import annotations
+
+import ast
+
+MAKER_REASON = "returns a gradient closure"
+CLOSURE_WORDS = ("back", "vjp", "grad", "bwd", "adjoint", "pullback")
+# Names a returned closure carries when it is the gradient itself (not a forward, not a setup).
+GRADIENT_CLOSURE_NAMES = frozenset({"vjp", "jvp", "backward", "grad_fn", "gradfn", "bwd", "pullback", "backprop",
+                                    "vjp_fun", "jvp_fun", "vjp_fn", "jvp_fn", "_backward", "grad_func"})
+
+
+def _direct_closures(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    return [s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _own_returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Return]:
+    """The ``return`` statements of ``node`` itself, not of the functions nested in it."""
+    found: list[ast.Return] = []
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.Return):
+            found.append(current)
+        elif not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(current))
+    return found
+
+
+def returns_value_and_closure(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``return Y, backprop`` where ``backprop`` is defined in the function and named like a
+    gradient (``backprop``, ``pullback``, ``*_vjp``, ``grad_fn``). Factories returning
+    ``(cls, decorator)`` are not rules."""
+    inner = {name for name in _direct_closures(node) if any(w in name.lower() for w in CLOSURE_WORDS)}
+    if not inner:
+        return False
+    for stmt in ast.walk(node):
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Tuple) and len(stmt.value.elts) == 2:
+            last = stmt.value.elts[-1]
+            if isinstance(last, ast.Name) and last.id in inner:
+                return True
+    return False
+
+
+def returned_gradient_closures(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Closures of ``node`` named as a gradient (``vjp``, ``backward``, ``grad_fn``) that ``node``
+    returns, alone or as the last item of a tuple: a vjp maker's product is a rule."""
+    inner = [name for name in _direct_closures(node) if name.lower() in GRADIENT_CLOSURE_NAMES]
+    if not inner:
+        return []
+    returned: set[str] = set()
+    for stmt in _own_returns(node):
+        value = stmt.value
+        if isinstance(value, ast.Tuple) and value.elts:
+            value = value.elts[-1]
+        if isinstance(value, ast.Name):
+            returned.add(value.id)
+    return [name for name in inner if name in returned]
