@@ -60,7 +60,10 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         if params.star_kwarg is param:
             return K.CONTAINER
     if param.annotation is not None:
-        return annotation_kind(param.annotation.annotation)
+        annotated = annotation_kind(param.annotation.annotation)
+        if annotated.is_host_int and isinstance(func, cst.FunctionDef) and _mapped_by_jax(func):
+            return K.Kind(Tag.DEVICE_SCALAR)  # ``r: int`` of a vmapped function is a tracer: x[r] gathers
+        return annotated
     if param.default is not None:
         default = inf.kind(param.default)
         if default.tag is Tag.HOST_INT:
@@ -93,6 +96,23 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.UNKNOWN  # a rule class's other method: its callers or its own uses must vouch
     named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+MAPPING_TRANSFORMS = frozenset({"vmap", "pmap", "shard_map", "xmap"})
+
+
+def _mapped_by_jax(func: cst.FunctionDef) -> bool:
+    """``@jax.vmap`` or ``@functools.partial(jax.vmap, in_axes=...)``: the function runs on
+    tracers of its arguments, whatever their annotations say."""
+    for decorator in func.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            inner = expr.args[0].value if call_name(expr.func) in (["partial"], ["functools", "partial"]) and expr.args else expr.func
+            expr = inner
+        name = call_name(expr)
+        if name and name[-1] in MAPPING_TRANSFORMS:
+            return True
+    return False
 
 
 def _host_data_for_rule(inf: "Inference", func: cst.FunctionDef, from_callers: Kind) -> bool:

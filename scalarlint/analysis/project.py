@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods
+from scalarlint.analysis.dynamic_dispatch import MethodTable
 from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.config import Config
@@ -84,6 +85,15 @@ class Project:
         for index in indexes:
             self.by_module.setdefault(index.module, index)
         self.indexes = indexes
+        self._methods: MethodTable | None = None  # built on the first call no index resolves
+
+    def _dispatched(self, index: ModuleIndex, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
+        """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
+        if len(call) < 2 or call[0] in index.imports:
+            return []  # a module's function that is not in the tree (np.sum, torch.exp)
+        if self._methods is None:
+            self._methods = MethodTable(self.indexes)
+        return self._methods.candidates(index, call)
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[ModuleIndex, str] | None:
         if depth > 3:
@@ -190,17 +200,15 @@ class Project:
             array_calls: list[str] = []
             for call in index.functions[key].calls:
                 found = self.resolve_call(index, key, call)
-                if found is None:
-                    continue
-                callee_index, callee = found
-                if callee_index is not index and callee_index.functions[callee].returns_array:
-                    array_calls.append(".".join(call))
-                seen = out[callee_index.path]
-                if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
-                    continue
-                shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
-                seen[callee] = Target(rule=shown, is_helper=True)
-                queue.append((callee_index, callee, label, rule_module))
+                for callee_index, callee in [found] if found is not None else self._dispatched(index, call):
+                    if found is not None and callee_index is not index and callee_index.functions[callee].returns_array:
+                        array_calls.append(".".join(call))
+                    seen = out[callee_index.path]
+                    if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
+                        continue
+                    shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
+                    seen[callee] = Target(rule=shown, is_helper=True)
+                    queue.append((callee_index, callee, label, rule_module))
             if array_calls:
                 out[index.path][key] = replace(out[index.path][key], array_calls=tuple(dict.fromkeys(array_calls)))
         return out

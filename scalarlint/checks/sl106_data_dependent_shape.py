@@ -20,7 +20,8 @@ INFO = CheckInfo(
 ## What it flags
 Inside an AD rule: `xp.nonzero(m)`, `xp.flatnonzero(m)`, `xp.argwhere(m)`, `xp.where(m)`
 with a single argument, `xp.unique(x)`, `x.nonzero()`, and indexing with a boolean mask
-`x[mask]` / `x[mask] = v`.
+`x[mask]` / `x[mask] = v`. JAX's `jnp.nonzero(m, size=n)` and `jnp.where(m, size=n)` fix
+the result's shape and are left alone.
 
 ## Why it hurts on a GPU
 The size of the result depends on the data, so the host must wait for the device to count
@@ -69,8 +70,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             name = None
     elif isinstance(node.func, cst.Attribute) and node.func.attr.value in ("nonzero", "unique") and ctx.inference.kind(node.func.value).is_array:
         name = node.func.attr.value
-    if name is None:
-        return
+    if name is None or any(a.keyword is not None and a.keyword.value == "size" for a in node.args):
+        return  # jnp.where(mask, size=1), jnp.nonzero(x, size=n): the caller fixed the shape
     inputs = [ctx.inference.kind(a) for a in positional(node)]
     if isinstance(node.func, cst.Attribute) and func is None:
         inputs.append(ctx.inference.kind(node.func.value))

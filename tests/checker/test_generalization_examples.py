@@ -576,3 +576,55 @@ def test_a_returned_vjp_closure_and_its_maker_are_rules(tmp_path: Path) -> None:
     codes = _codes(tmp_path, VJP_MAKER)
     assert (10, "SL104") in codes and (12, "SL102") in codes and (13, "SL102") in codes
     assert not [c for c in codes if c[0] >= 20]
+
+
+CLASS_DISPATCH = '''\
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+class ReLU:
+    def grad(self, x):
+        out = np.ones_like(x)
+        for i in range(x.shape[0]):
+            if x[i] < 0:
+                out[i] = 0.0
+        return out
+
+
+class Dense:
+    def __init__(self, act_fn):
+        self.act_fn = make_activation(act_fn)
+
+    def forward(self, x):
+        self.z = x
+        return x
+
+    def backward(self, dy):
+        return dy * self.act_fn.grad(self.z)
+
+
+def prox(z: jnp.ndarray, k: int):
+    @functools.partial(jax.vmap, in_axes=[0, None])
+    def inner(r: int, z: jnp.ndarray):
+        (first,), = jnp.nonzero(z > r, size=1)
+        return z[r] + z[first]
+
+    return inner(jnp.arange(k), z)
+
+
+@jax.custom_vjp
+def f(z):
+    return prox(z, 3)
+'''
+
+
+def test_a_method_reached_through_an_untyped_receiver_and_vmapped_ints(tmp_path: Path) -> None:
+    """self.act_fn.grad(...) with act_fn built by a factory reaches the classes' grad methods;
+    an int parameter of a vmapped function is a tracer (z[r] gathers); nonzero with size= has
+    a fixed shape."""
+    codes = _codes(tmp_path, CLASS_DISPATCH)
+    assert (10, "SL104") in codes and (11, "SL101") in codes
+    assert not [c for c in codes if c[0] >= 28]
