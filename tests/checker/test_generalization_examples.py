@@ -628,3 +628,25 @@ def test_a_method_reached_through_an_untyped_receiver_and_vmapped_ints(tmp_path:
     codes = _codes(tmp_path, CLASS_DISPATCH)
     assert (10, "SL104") in codes and (11, "SL101") in codes
     assert not [c for c in codes if c[0] >= 28]
+
+
+UNPACKED_ROWS = '''\
+import math
+import torch
+
+
+class SoftDTW(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, grad_output):
+        D, R, lengths = ctx.saved_tensors
+        for b, (m, n) in enumerate(lengths):
+            R[b, :, n + 1] = -math.inf
+        return grad_output * D
+'''
+
+
+def test_a_row_unpacked_in_a_loop_gives_elements(tmp_path: Path) -> None:
+    """for b, (m, n) in enumerate(lengths): m and n are elements (0-d tensors) even though a
+    name like ``lengths`` suggests a vector; as a torch index each is read back to the host."""
+    codes = _codes(tmp_path, UNPACKED_ROWS)
+    assert (10, "SL105") in codes
