@@ -233,11 +233,16 @@ class Inference:
         if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
             return False  # host bookkeeping (offset tables built with NumPy) is no device data
         indices = self.index_kinds(node)
-        if not indices or not all(k.is_host_int for k in indices):
+        if not indices or not all(k.is_host_int or self._read_back_index(k) for k in indices):
             return False
         if self._is_element(base, indices) or converted:
             return True
         return base.rank is None and base.doubt == Doubt.NONE and self.used_as_scalar(node)
+
+    def _read_back_index(self, index: Kind) -> bool:
+        """An element of a device array used as an index where the framework reads it back to
+        a host int (torch): the access then picks one element like a host int does."""
+        return index.tag is Tag.DEVICE_SCALAR and index.origin >= ELEMENT and not index.doubt and not index.boolean and self.index_reads_host()
 
     def _used_as_an_array(self, node: cst.Subscript) -> bool:
         parent = self.parents.get(node)

@@ -291,7 +291,7 @@ def _element_index(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
     """``kx[:, :, hi]`` with ``hi`` one element of a device array, in torch: its indexing turns a
     0-d integer tensor index into a host int with ``.item()`` (a sync per access). JAX and CuPy
     gather with it on the device, so only frameworks that say so are flagged."""
-    if ctx.is_claimed(node) or not ctx.inference.kind(node.value).is_array or not ctx.inference.index_reads_host():
+    if not ctx.inference.kind(node.value).is_array or not ctx.inference.index_reads_host():
         return
     for element in node.slice:
         index = element.slice

@@ -650,3 +650,13 @@ def test_a_row_unpacked_in_a_loop_gives_elements(tmp_path: Path) -> None:
     name like ``lengths`` suggests a vector; as a torch index each is read back to the host."""
     codes = _codes(tmp_path, UNPACKED_ROWS)
     assert (10, "SL105") in codes
+
+
+def test_an_element_index_in_torch_still_picks_one_element(tmp_path: Path) -> None:
+    """R[b, m + 1, n + 1] = R[b, m, n] with m, n elements: torch reads each index back to a
+    host int, so the access is one element (SL101/SL102) and each index a host read (SL105)."""
+    codes = _codes(tmp_path, UNPACKED_ROWS.replace(
+        "            R[b, :, n + 1] = -math.inf\n",
+        "            R[b, :, n + 1] = -math.inf\n            R[b, m + 1, n + 1] = R[b, m, n]\n",
+    ))
+    assert (11, "SL102") in codes and (11, "SL101") in codes and (11, "SL105") in codes
