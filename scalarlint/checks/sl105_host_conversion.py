@@ -8,7 +8,7 @@ import libcst as cst
 
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
 from scalarlint.analysis.inference import DEVICE_ONLY_METHODS
-from scalarlint.analysis.host_numpy import HOST_COPIES
+from scalarlint.analysis.host_numpy import HOST_COPIES, names_numpy
 from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
@@ -112,6 +112,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         if (
             attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
             and not _narrowed_to_host(receiver, node, ctx) and not _names_a_shape(receiver)
+            and not _explicit_numpy_result(receiver, ctx)
         ):
             # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
             # methods; inside a rule the value is device data
@@ -130,7 +131,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 ctx.severity_for(node),
             )
             return
-        if attr in TRANSFER_METHODS and not (attr == "get" and args) and ctx.inference.kind(receiver).tag is Tag.ARRAY:
+        if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag is Tag.ARRAY and receiver_kind.doubt <= Doubt.PARAMETER:
             yield Finding(
                 INFO.code,
                 node,
@@ -149,6 +150,19 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+def _explicit_numpy_result(value: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``numpy.cumsum(cnt)[:-1].tolist()`` of values nobody can type: code that names ``numpy``
+    itself (not the ``xp`` of generic code) computes host bookkeeping such as MPI counts."""
+    while isinstance(value, (cst.Subscript, cst.Attribute)):
+        value = value.value
+    if not isinstance(value, cst.Call):
+        return False
+    head = value.func
+    while isinstance(head, cst.Attribute):
+        head = head.value
+    return names_numpy(head, ctx.inference.scopes.get(head))
 
 
 SHAPE_NAMES = frozenset({"size", "sizes", "shape", "shapes", "dims", "meta", "metadata"})

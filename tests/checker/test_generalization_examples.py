@@ -660,3 +660,27 @@ def test_an_element_index_in_torch_still_picks_one_element(tmp_path: Path) -> No
         "            R[b, :, n + 1] = -math.inf\n            R[b, m + 1, n + 1] = R[b, m, n]\n",
     ))
     assert (11, "SL102") in codes and (11, "SL101") in codes and (11, "SL105") in codes
+
+
+NUMPY_BOOKKEEPING = '''\
+import numpy
+import torch
+
+
+def _cnt_to_dsp(cnt):
+    return [0] + numpy.cumsum(cnt)[:-1].tolist()
+
+
+class AllToAll(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, grad):
+        offsets = _cnt_to_dsp(ctx.meta["lens"])
+        return grad * len(offsets), grad.tolist()
+'''
+
+
+def test_tolist_of_an_explicit_numpy_call_is_host_bookkeeping(tmp_path: Path) -> None:
+    """numpy.cumsum(cnt)[:-1].tolist() in a helper: code that names numpy itself computes host
+    counts; the rule's own grad.tolist() is still a host copy."""
+    codes = _codes(tmp_path, NUMPY_BOOKKEEPING)
+    assert (6, "SL105") not in codes and (13, "SL105") in codes
