@@ -43,8 +43,10 @@ DATA_DEPENDENT = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "ext
 COMPARISONS = frozenset({"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isnan", "isinf",
                          "isfinite", "isclose", "logical_and", "logical_or", "logical_not", "logical_xor",
                          "signbit", "isneginf", "isposinf", "eq", "ne", "gt", "ge", "lt", "le"})
+# ``xp = get_array_module(x)``; ``xpv = xp(device)``, ``get_xp(x)``: a project's own chooser
+# between NumPy and CuPy, named after the ``xp`` convention
 NAMESPACE_FACTORIES = frozenset({"array_namespace", "get_array_module", "get_namespace", "array_module",
-                                 "__array_namespace__"})
+                                 "__array_namespace__", "xp", "get_xp", "_xp", "_get_xp"})
 ARRAY_METHODS_RANK_KEEP = frozenset(
     {"copy", "astype", "conj", "clip", "abs", "sign", "exp", "log", "sqrt", "contiguous", "clone", "detach", "to",
      "cuda", "cpu", "float", "double", "half", "type_as", "cumsum", "cumprod", "__neg__", "neg", "fill_",

@@ -1,7 +1,8 @@
 """Closures that are AD rules because of how their maker returns them, whatever the maker is
 called: thinc's ``forward`` and the ChainRules ``rrule`` return ``(Y, backprop)``; HIPS
 autograd's vjp makers, numerical-gradient factories and hand-written engines return the
-gradient closure itself (``def vjp(g): ...; return vjp``)."""
+gradient closure itself (``def vjp(g): ...; return vjp``); micrograd-style engines store it on the node
+they build (``out._backward = backward``)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,12 @@ def returned_gradient_closures(node: ast.FunctionDef | ast.AsyncFunctionDef) -> 
         if isinstance(value, ast.Name):
             returned.add(value.id)
     return [name for name in inner if name in returned]
+
+
+# Attributes an engine's node keeps its gradient closure in (micrograd's ``_backward``).
+GRADIENT_HOOKS = frozenset({"_backward", "backward", "grad_fn", "_grad_fn", "backward_fn", "_backward_fn", "_vjp", "vjp"})
+
+
+def is_gradient_hook(target: ast.expr) -> bool:
+    """``out._backward = ...``, ``node.grad_fn = ...``: the value assigned is a node's gradient."""
+    return isinstance(target, ast.Attribute) and target.attr in GRADIENT_HOOKS

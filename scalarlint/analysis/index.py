@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass, field
 
 from scalarlint.analysis.array_returns import annotated_array, array_package_call
-from scalarlint.analysis.gradient_closures import MAKER_REASON, returned_gradient_closures, returns_value_and_closure
+from scalarlint.analysis.gradient_closures import MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_DECORATORS
 from scalarlint.config import Config
 
@@ -87,6 +87,7 @@ class _Indexer(ast.NodeVisitor):
         self.notes_registrations = True
         self.rule_lambdas: set[tuple[int, int]] = set()
         self.rule_names_passed: set[str] = set()
+        self.gradient_hooks: set[tuple[str, str]] = set()  # (function key, closure name): out._backward = backward
         self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
         self.array_returns: dict[int, bool] = {}  # id(entry) -> every return so far an array package's call
 
@@ -129,6 +130,8 @@ class _Indexer(ast.NodeVisitor):
         self.generic_visit(node)
         if self.func_stack and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             self._note_instance(node.targets[0], node.value)
+        if self.func_stack and len(node.targets) == 1 and isinstance(node.value, ast.Name) and is_gradient_hook(node.targets[0]):
+            self.gradient_hooks.add((self.func_stack[-1].key, node.value.id))
         if self.func_stack:  # loss = rnnt.loss_gpu if cuda else rnnt.loss_cpu; loss(...)
             choices = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
             for choice in choices:
@@ -353,6 +356,10 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     indexer.notes_registrations = any(name in text for name in _REGISTRATION_WORDS) if text is not None else True
     indexer.visit(tree)
     indexer.key_lambdas()
+    for owner, name in indexer.gradient_hooks:
+        hooked = index.functions.get(f"{owner}.{name}")
+        if hooked is not None and not hooked.is_rule:
+            hooked.is_rule, hooked.reason = True, "assigned as a node's gradient"
     for key, entry in index.functions.items():
         if entry.name in indexer.rule_names_passed and (not entry.is_rule or entry.reason == MAKER_REASON):
             entry.is_rule, entry.reason = True, "passed to defvjp"  # a registration says what its parameters hold

@@ -684,3 +684,38 @@ def test_tolist_of_an_explicit_numpy_call_is_host_bookkeeping(tmp_path: Path) ->
     counts; the rule's own grad.tolist() is still a host copy."""
     codes = _codes(tmp_path, NUMPY_BOOKKEEPING)
     assert (6, "SL105") not in codes and (13, "SL105") in codes
+
+
+NODE_HOOK = '''\
+import numpy as np
+
+
+def xp(device):
+    import cupy
+    return cupy if device == "gpu" else np
+
+
+def max_pool(x, argmax, n, device="cpu"):
+    xpv = xp(device)
+    out = Node(xpv.zeros((n, n)))
+
+    def backward():
+        dx = xpv.zeros_like(x)
+        for b in range(n):
+            for c in range(n):
+                dx[b, c] += argmax[b, c] * out.grad[b, c]
+        x.grad = dx
+
+    out._backward = backward
+    return out
+'''
+
+
+def test_a_closure_stored_as_a_nodes_gradient_is_a_rule(tmp_path: Path) -> None:
+    """out._backward = backward (micrograd-style engines) makes the closure a rule whatever it
+    is called; xp(device) is a project's own NumPy/CuPy chooser, so xpv is an array module."""
+    codes = _codes(tmp_path, NODE_HOOK)
+    assert (17, "SL102") in codes
+    unhooked = tmp_path / "unhooked"
+    unhooked.mkdir()
+    assert _codes(unhooked, NODE_HOOK.replace("    out._backward = backward\n", "")) == []
