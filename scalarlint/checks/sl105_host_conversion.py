@@ -29,7 +29,7 @@ an element used as a slice bound (`x[start:start + length]`), as an index in PyT
 `.item()`; in JAX or CuPy the same index is a gather) or as a size given to
 `zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
-host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.numpy()`,
+host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `.item()`/`.tolist()` of a
 value the rule cannot type (only arrays have them; not under an `isinstance` test of host
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
@@ -131,6 +131,10 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 ctx.severity_for(node),
             )
             return
+        if attr == "to" and _to_the_host(node) and receiver_kind.tag in (Tag.ARRAY, Tag.UNKNOWN) and receiver_kind.doubt <= Doubt.PARAMETER:
+            # x.to("cpu"), x.to(device="cpu"): only tensors (and layers, not found in rules) move
+            yield Finding(INFO.code, node, f"`.to(\"cpu\")` copies `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
+            return
         if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag is Tag.ARRAY and receiver_kind.doubt <= Doubt.PARAMETER:
             yield Finding(
                 INFO.code,
@@ -150,6 +154,19 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+def _to_the_host(call: cst.Call) -> bool:
+    """``.to("cpu")``, ``.to(device="cpu")``, ``.to(torch.device("cpu"))``."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value != "device":
+            continue
+        value = arg.value
+        if isinstance(value, cst.Call) and (call_name(value.func) or [""])[-1] == "device" and value.args:
+            value = value.args[0].value
+        if isinstance(value, cst.SimpleString) and value.evaluated_value in ("cpu", "cpu:0"):
+            return True
+    return False
 
 
 def _explicit_numpy_result(value: cst.BaseExpression, ctx: CheckContext) -> bool:

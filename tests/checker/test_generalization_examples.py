@@ -719,3 +719,18 @@ def test_a_closure_stored_as_a_nodes_gradient_is_a_rule(tmp_path: Path) -> None:
     unhooked = tmp_path / "unhooked"
     unhooked.mkdir()
     assert _codes(unhooked, NODE_HOOK.replace("    out._backward = backward\n", "")) == []
+
+
+def test_moving_a_tensor_to_the_cpu_is_a_host_copy(tmp_path: Path) -> None:
+    """x.to("cpu"), x.to(device=torch.device("cpu")) inside a rule copy to the host; .to("cuda")
+    does not."""
+    text = (
+        "import torch\n\n\nclass Offload(torch.autograd.Function):\n    @staticmethod\n"
+        "    def forward(ctx, *args):\n"
+        "        kept = tuple(x.to(\"cpu\", non_blocking=True) for x in split(args))\n"
+        "        y = args[0].to(device=torch.device(\"cpu\"))\n"
+        "        z = args[0].to(\"cuda\")\n"
+        "        return y, z, kept\n"
+    )
+    codes = _codes(tmp_path, text)
+    assert (7, "SL105") in codes and (8, "SL105") in codes and (9, "SL105") not in codes
