@@ -28,7 +28,8 @@ with `allowscalar(false)`, `scalarlint.runtime.StrictArray`) reject it outright.
 Reported as an error inside a loop over data, as a warning for a single access.
 
 Not flagged: indexing tuples, lists, dicts and `x.shape`; slices (`x[i:i+1]`, `x[i, :]`);
-integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel, no sync);
+integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel on CuPy and
+JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports in torch code);
 an int on the leading axis of an array of rank 2 or more (a row, not an element).
 
 ## Example
