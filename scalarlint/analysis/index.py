@@ -268,7 +268,8 @@ class _Indexer(ast.NodeVisitor):
             target = call_target(node.func)
             if target:
                 self.func_stack[-1].calls.append(target)
-            for arg in node.args:  # functions passed along (map(helper, ...)) are reached too
+            # functions passed along (map(helper, ...), tf.py_function(func=helper, ...)) are reached too
+            for arg in [*node.args, *(kw.value for kw in node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.func_stack[-1].calls.append((arg.id,))
         self.generic_visit(node)

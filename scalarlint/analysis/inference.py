@@ -289,7 +289,24 @@ class Inference:
             return False
         indices = self.index_kinds(node)
         masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
-        return bool(masks) and (base.tag is Tag.ARRAY or any(not k.doubt for k in masks))
+        if masks:
+            return base.tag is Tag.ARRAY or any(not k.doubt for k in masks)
+        return self._compared_to_mask(node, base)
+
+    def _compared_to_mask(self, node: cst.Subscript, base: Kind) -> bool:
+        """``s[x.data > 0]`` with ``s`` a device array, or ``x.data[x.data > 0]``: a comparison as
+        the only index selects by mask (a Python bool would add an axis, which nobody writes),
+        even where the compared values cannot be typed."""
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return False
+        test = node.slice[0].slice.value
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return False
+        if not isinstance(test.comparisons[0].operator, (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)):
+            return False
+        if base.tag is Tag.ARRAY and not base.doubt:
+            return True
+        return base.tag is Tag.UNKNOWN and test.left.deep_equals(node.value)
 
     def is_element_value(self, node: cst.BaseExpression) -> bool:
         """A 0-d device value that is one element of an array (not a reduction result)."""

@@ -19,7 +19,8 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 Inside an AD rule: `xp.nonzero(m)`, `xp.flatnonzero(m)`, `xp.argwhere(m)`, `xp.where(m)`
-with a single argument, `xp.unique(x)`, `x.nonzero()`, and indexing with a boolean mask
+with a single argument, `xp.unique(x)`, `x.nonzero()`, `x.to_sparse()`, and indexing with a boolean mask
+(a comparison as the only index counts as one: `s[x.data > 0]`)
 `x[mask]` / `x[mask] = v`. JAX's `jnp.nonzero(m, size=n)` and `jnp.where(m, size=n)` fix
 the result's shape and are left alone.
 
@@ -43,6 +44,8 @@ Fixed-shape masked arithmetic: `dx = xp.where(x > 0, dy, 0)`; reductions of mask
 )
 
 NODE_TYPES = (cst.Call, cst.Subscript)
+# x.nonzero(), x.unique(), x.to_sparse() (its number of stored values is counted on the device)
+DATA_DEPENDENT_METHODS = frozenset({"nonzero", "unique", "to_sparse", "to_sparse_coo", "masked_select"})
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -68,7 +71,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             name = None
         elif name != "where" and name not in DATA_DEPENDENT:
             name = None
-    elif isinstance(node.func, cst.Attribute) and node.func.attr.value in ("nonzero", "unique") and ctx.inference.kind(node.func.value).is_array:
+    elif isinstance(node.func, cst.Attribute) and node.func.attr.value in DATA_DEPENDENT_METHODS and ctx.inference.kind(node.func.value).is_array:
         name = node.func.attr.value
     if name is None or any(a.keyword is not None and a.keyword.value == "size" for a in node.args):
         return  # jnp.where(mask, size=1), jnp.nonzero(x, size=n): the caller fixed the shape

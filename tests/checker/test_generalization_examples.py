@@ -734,3 +734,54 @@ def test_moving_a_tensor_to_the_cpu_is_a_host_copy(tmp_path: Path) -> None:
     )
     codes = _codes(tmp_path, text)
     assert (7, "SL105") in codes and (8, "SL105") in codes and (9, "SL105") not in codes
+
+
+MASKS_BY_COMPARISON = '''\
+import numpy as np
+import tensorflow as tf
+import torch
+
+
+class Sigmoid(Function):
+    def forward(self, x):
+        s = self.xp.zeros(x.shape)
+        out = np.zeros_like(self.w)
+        out[x.data > 0] = 1.0 / (1.0 + np.exp(-x.data[x.data > 0]))
+        return out
+
+    def backward(self, dy):
+        return dy
+
+
+class Spikes(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, z):
+        return z.to_sparse()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+@tf.custom_gradient
+def expectation(programs):
+    def _host(values):
+        return values.numpy()
+
+    out = tf.py_function(func=_host, inp=[programs], Tout=tf.float32)
+
+    def grad(dy):
+        return dy
+
+    return out, grad
+'''
+
+
+def test_comparison_masks_to_sparse_and_a_py_function_body(tmp_path: Path) -> None:
+    """out[x.data > 0] on a device array and x.data[x.data > 0] select by mask even where the
+    compared values cannot be typed; z.to_sparse() counts its nonzeros on the device; a function
+    handed to tf.py_function(func=...) runs inside the rule and is checked."""
+    codes = _codes(tmp_path, MASKS_BY_COMPARISON)
+    assert codes.count((10, "SL106")) == 2
+    assert (20, "SL106") in codes
+    assert (30, "SL105") in codes
