@@ -23,7 +23,7 @@ import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.array_api import HOST_RESULT, MASK_CASTS, NAMESPACE_FACTORIES, array_function, array_method
+from scalarlint.analysis.array_api import HOST_RESULT, JAX_UPDATES, MASK_CASTS, NAMESPACE_FACTORIES, array_function, array_method
 from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access, unpack
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
@@ -457,6 +457,8 @@ class Inference:
                 return K.array(base.rank, base.boolean, key=base.key) if base.tag is Tag.ARRAY else base
             if attr == "flat":
                 return K.array(1)
+            if attr == "at" and base.tag is Tag.ARRAY:
+                return base  # JAX's x.at[i]: indexes x (.get() reads, .set()/.add() write)
         return K.UNKNOWN
 
     def _subscript(self, node: cst.Subscript) -> Kind:
@@ -546,6 +548,9 @@ class Inference:
             attr = node.func.attr.value
             if attr in SEQ_METHODS:
                 return K.ARRAY_SEQ
+            updated = node.func.value
+            if attr in JAX_UPDATES and isinstance(updated, cst.Subscript) and isinstance(updated.value, cst.Attribute) and updated.value.attr.value == "at":
+                return self.kind(updated.value.value)  # x.at[i].set(v): a new x
             receiver = self.kind(node.func.value)
             if receiver.is_device:
                 return array_method(self, attr, receiver, node, args)

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Protocol
 
 import libcst as cst
 
+from scalarlint.analysis.array_api import JAX_UPDATES
 from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.syntax import is_converter_call
@@ -130,7 +131,8 @@ class CheckContext:
             return True
         if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is child:
             return True
-        return False
+        return _jax_update(node, self.parents)
+
 
 
 def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript]:
@@ -161,3 +163,16 @@ def element_finding(code: str, node: cst.Subscript, ctx: CheckContext, action: s
 def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:
     text = " ".join(ctx.source_of(node).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+
+def _jax_update(node: cst.Subscript, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
+    """``x.at[i].set(v)``, ``x.at[i].add(v)``: JAX's functional write of what ``x.at[i]`` selects."""
+    if not (isinstance(node.value, cst.Attribute) and node.value.attr.value == "at"):
+        return False
+    method = parents.get(node)
+    call = parents.get(method) if method is not None else None
+    return (
+        isinstance(method, cst.Attribute) and method.value is node and method.attr.value in JAX_UPDATES
+        and isinstance(call, cst.Call) and call.func is method
+    )

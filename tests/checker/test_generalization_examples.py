@@ -785,3 +785,38 @@ def test_comparison_masks_to_sparse_and_a_py_function_body(tmp_path: Path) -> No
     assert codes.count((10, "SL106")) == 2
     assert (20, "SL106") in codes
     assert (30, "SL105") in codes
+
+
+JAX_AT_UPDATES = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.custom_vjp
+def f(x):
+    return x
+
+
+def f_fwd(x):
+    return x, x
+
+
+def f_bwd(res, g):
+    out = jnp.zeros((4,))
+    out = out.at[0].set(g.sum())
+    for i in range(out.shape[0]):
+        out = out.at[i].add(1.0)
+    out = out.at[jnp.arange(4)].set(0.0)
+    return (out,)
+
+
+f.defvjp(f_fwd, f_bwd)
+'''
+
+
+def test_jax_at_updates_of_one_element(tmp_path: Path) -> None:
+    """x.at[0].set(v) writes one element of a rank-1 array (a scatter per call, per trip in a
+    loop); .at[idx_array] is a vectorized scatter."""
+    codes = _codes(tmp_path, JAX_AT_UPDATES)
+    assert (16, "SL102") in codes and (18, "SL102") in codes and (17, "SL104") in codes
+    assert (19, "SL102") not in codes
