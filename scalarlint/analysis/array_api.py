@@ -87,10 +87,10 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
         return K.HOST_SCALAR
     if (name in DATA_DEPENDENT or name == "where" and len(args) == 1) and not any(k.is_device for k in arg_kinds):
         return K.UNKNOWN  # host bookkeeping (shapes, Python lists)
-    if name in DATA_DEPENDENT:
+    if name in DATA_DEPENDENT or name == "where" and len(args) == 1:
         doubt = least_doubt(arg_kinds)
         key = arg_kinds[0].key if arg_kinds and name in ("nonzero", "flatnonzero", "argwhere") else None  # indices into it
-        if name in ("nonzero", "unique_inverse", "unique_counts", "unique_all"):
+        if name in ("nonzero", "where", "unique_inverse", "unique_counts", "unique_all"):  # where(m): a tuple like nonzero
             return K.Kind(Tag.ARRAY_SEQ, doubt=doubt, key=key)
         return K.array(2 if name == "argwhere" else 1, doubt=doubt, key=key)
     if name in SEQUENCE_RESULT:

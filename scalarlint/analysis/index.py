@@ -252,6 +252,13 @@ class _Indexer(ast.NodeVisitor):
                 entry.parent = renamed[entry.parent]
             self.index.functions[entry.key] = entry
 
+    def visit_Dict(self, node: ast.Dict) -> None:
+        """``methods = {"rk4": rk4_ivp, "euler": euler_ivp}`` in a rule: a dispatch table whose
+        functions the rule goes on to call (``get_method(methods, name)(...)``)."""
+        if self.func_stack:
+            self.func_stack[-1].calls.extend((value.id,) for value in node.values if isinstance(value, ast.Name))
+        self.generic_visit(node)
+
     def visit_Return(self, node: ast.Return) -> None:
         """Notes whether the function around returns an array package's result (``returns_array``)."""
         if self.func_stack:
@@ -386,4 +393,5 @@ _HANDLERS = {
     ast.Lambda: _Indexer.visit_Lambda,
     ast.Call: _Indexer.visit_Call,
     ast.Return: _Indexer.visit_Return,
+    ast.Dict: _Indexer.visit_Dict,
 }

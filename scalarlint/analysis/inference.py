@@ -490,20 +490,24 @@ class Inference:
             has_ellipsis = any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis) for e in node.slice)
             rank = None if base.rank is None or has_ellipsis else base.rank - ints + newaxes
             return K.array(rank, base.boolean, base.doubt)
+        # rows and elements of host data (a copy made with .asnumpy(), a table built from Python
+        # lists) picked by host ints stay host data; a parameter's doubt is not passed on (its
+        # elements are data), nor is a table's when a device value picks the entry
+        host = base.doubt if base.doubt >= Doubt.PYTHON_DATA and all(k.is_host_int for k in indices) else Doubt.NONE
         if any(k.tag is Tag.ARRAY for k in indices):
             if any(k.boolean for k in indices):
-                return K.array(1, base.boolean)
+                return K.array(1, base.boolean, host)
             if len(indices) == 1 and base.rank == 1:  # x[idx]: a gather shaped like idx
                 return K.array(indices[0].rank, base.boolean, base.doubt)
-            return K.array(None, base.boolean)
+            return K.array(None, base.boolean, host)
         if all(k.tag in (Tag.HOST_INT, Tag.DEVICE_SCALAR) for k in indices):
             if base.rank is not None and len(indices) < base.rank:
-                return K.array(base.rank - len(indices), base.boolean)
+                return K.array(base.rank - len(indices), base.boolean, host)
             if base.rank is None and not self._is_element(base, indices) and not any(k.tag is Tag.DEVICE_SCALAR for k in indices):
                 if not (base.doubt == Doubt.NONE and all(k.is_host_int for k in indices) and self.used_as_scalar(node)):
                     return K.array(None, base.boolean, base.doubt)
             # An element keeps its array's key: a value of an index array (argsort, nonzero) indexes it.
-            return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT, key=base.key)
+            return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT, key=base.key, doubt=host)
         return K.UNKNOWN
 
     # -- calls -------------------------------------------------------------------------------

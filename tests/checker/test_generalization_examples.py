@@ -820,3 +820,47 @@ def test_jax_at_updates_of_one_element(tmp_path: Path) -> None:
     codes = _codes(tmp_path, JAX_AT_UPDATES)
     assert (16, "SL102") in codes and (18, "SL102") in codes and (17, "SL104") in codes
     assert (19, "SL102") not in codes
+
+
+DISPATCH_TABLE_AND_HOST_ROWS = '''\
+import mxnet as mx
+import numpy as np
+import torch
+
+
+def rk4(times, y0):
+    out = torch.zeros_like(times)
+    for i in range(len(times) - 1):
+        out[i] = times[i + 1] - times[i]
+    return out
+
+
+class SolveIVP(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, ts, y0, method):
+        methods = {"rk4": rk4}
+        label = y0.long()
+        index = torch.where(label != -1)[0]
+        return methods[method](ts, y0)[index]
+
+
+class Ohem(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        labels_raw = in_data[1].asnumpy()
+        for b in range(labels_raw.shape[0]):
+            labels = labels_raw[b]
+            fg = np.where(labels > 0)[0]
+        self.assign(out_data[0], req[0], mx.nd.array(fg))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        pass
+'''
+
+
+def test_a_dispatch_table_a_one_argument_where_and_rows_of_a_host_copy(tmp_path: Path) -> None:
+    """methods = {"rk4": rk4} in a rule reaches rk4; torch.where(m)[0] is the index array, not
+    one element; rows of labels_raw = x.asnumpy() are host data (no SL106 on np.where)."""
+    codes = _codes(tmp_path, DISPATCH_TABLE_AND_HOST_ROWS)
+    assert (8, "SL104") in codes and (9, "SL102") in codes
+    assert (18, "SL101") not in codes and (18, "SL106") in codes
+    assert (24, "SL105") in codes and (27, "SL106") not in codes
