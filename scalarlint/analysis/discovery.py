@@ -12,13 +12,12 @@ at most ``MAX_DEPTH`` ancestors deep, cycles cut.
 from __future__ import annotations
 
 from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, LAYER_BASES, STRUCTURAL, ClassConvention
-from scalarlint.analysis.index import ClassEntry, ModuleIndex, propagate_closures
+from scalarlint.analysis.index import FORWARD_REASON, ClassEntry, ModuleIndex, propagate_closures
 from scalarlint.analysis.installed_bases import installed_ancestors
 from scalarlint.config import Config
 
 MAX_DEPTH = 12
 RULE_METHODS = frozenset(m for c in (*CLASS_CONVENTIONS, STRUCTURAL) for m in c.rule_methods)
-FORWARD_REASON = "(forward)"
 RULE_REASON = "(rule)"  # a method a framework's class convention calls with cotangents
 
 

@@ -88,6 +88,7 @@ class _Indexer(ast.NodeVisitor):
         self.rule_lambdas: set[tuple[int, int]] = set()
         self.rule_names_passed: set[str] = set()
         self.gradient_hooks: set[tuple[str, str]] = set()  # (function key, closure name): out._backward = backward
+        self.primitives: set[str] = set()  # functions given their own rules: defvjp(f, maker)
         self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
         self.array_returns: dict[int, bool] = {}  # id(entry) -> every return so far an array package's call
 
@@ -293,6 +294,8 @@ class _Indexer(ast.NodeVisitor):
         if name == "register_autograd":
             args = args[1:2] + [kw.value for kw in node.keywords if kw.arg in ("backward", "setup_context")]
         elif isinstance(func, ast.Name) or receiver_is_module:
+            if args and isinstance(args[0], ast.Name):
+                self.primitives.add(args[0].id)  # defvjp(my_primitive, ...): its forward runs on the rule's inputs
             args = args[1:]  # autograd style: defvjp(primitive, vjp_maker, ...)
         elif name not in REGISTRATION_METHODS:
             return
@@ -353,6 +356,7 @@ def resolve_relative(package: str, module: str | None, level: int) -> str:
     return base
 
 
+FORWARD_REASON = "(forward)"  # a reason ending so marks a forward: it runs on the rule's inputs
 _REGISTRATION_WORDS = tuple(sorted(set(REGISTRATIONS) | set(REGISTRATION_METHODS)))
 
 
@@ -364,6 +368,9 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     indexer.notes_registrations = any(name in text for name in _REGISTRATION_WORDS) if text is not None else True
     indexer.visit(tree)
     indexer.key_lambdas()
+    for key, entry in index.functions.items():
+        if entry.name in indexer.primitives and entry.parent is None and not entry.is_rule:
+            entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
     for owner, name in indexer.gradient_hooks:
         hooked = index.functions.get(f"{owner}.{name}")
         if hooked is not None and not hooked.is_rule:

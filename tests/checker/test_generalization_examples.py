@@ -864,3 +864,35 @@ def test_a_dispatch_table_a_one_argument_where_and_rows_of_a_host_copy(tmp_path:
     assert (8, "SL104") in codes and (9, "SL102") in codes
     assert (18, "SL101") not in codes and (18, "SL106") in codes
     assert (24, "SL105") in codes and (27, "SL106") not in codes
+
+
+AUTOGRAD_PRIMITIVE = '''\
+import numpy as np
+from autograd.extend import defvjp, primitive
+
+
+def _coefficients(x, y):
+    n = len(x) - 1
+    b = np.zeros(n)
+    b[0] = y[0]
+    return b
+
+
+@primitive
+def spline(x, y):
+    return _coefficients(x, y)
+
+
+def spline_vjp(ans, x, y):
+    return lambda g: g
+
+
+defvjp(spline, None, spline_vjp)
+'''
+
+
+def test_an_autograd_primitive_is_a_forward_and_its_helpers_are_reached(tmp_path: Path) -> None:
+    """defvjp(spline, ...) gives spline its own rule: spline runs on the rule's inputs, so it and
+    the helpers it calls are checked."""
+    codes = _codes(tmp_path, AUTOGRAD_PRIMITIVE)
+    assert (8, "SL102") in codes
