@@ -186,7 +186,7 @@ def values_and_indices(inf: "Inference", name: str, node: cst.Call, axis_args: l
         return False
     if keyword(node, "dim") is not None:
         return True
-    return bool(axis_args) and inf.kind(axis_args[0]).is_host_int and inf.index_reads_host()
+    return bool(axis_args) and inf.kind(axis_args[0]).is_host_int and inf.namespaces.index_reads_host()
 
 
 def reduced_rank(inf: "Inference", operand: Kind, node: cst.Call, axis: cst.BaseExpression) -> int | None:

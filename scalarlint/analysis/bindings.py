@@ -122,11 +122,13 @@ def loop_element(inf: "Inference", iterable: cst.BaseExpression, path: list[int]
             element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)
         if not path:
             return element
-        if len(path) == 1 and container.rank in (None, 1, 2):
+        if len(path) > 1:
+            return K.UNKNOWN
+        if container.rank is None or container.rank <= 2:
             # for m, n in lengths: each row unpacked into its elements (0-d device values); a
             # rank of 1 here came from a name (``lengths``), and the unpacking proves it wrong
             return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)
-        return K.array(container.rank - 2) if len(path) == 1 and container.rank is not None and container.rank > 2 else K.UNKNOWN
+        return K.array(container.rank - 2)
     element = element_of(container)
     return element if not path else (K.array() if element.is_array else K.UNKNOWN)
 

@@ -11,7 +11,6 @@ and ``np.array(x)`` / ``np.asarray(x)`` of that framework's array copies it to t
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import Scope
 
 from scalarlint.analysis.imports import root_name
 from scalarlint.analysis.tree import walk
@@ -32,15 +31,4 @@ def is_device_framework_module(module: cst.Module) -> bool:
         elif isinstance(node, cst.Name) and node.value in GENERIC_NAMESPACES:
             return False
     return device
-
-
-def names_numpy(head: cst.BaseExpression, scope: Scope | None) -> bool:
-    """``np`` / ``numpy`` / ``onp`` bound to an import of numpy."""
-    if scope is None or not isinstance(head, (cst.Name, cst.Attribute)):
-        return False
-    try:
-        names = scope.get_qualified_names_for(head)
-    except Exception:  # libcst can fail on exotic nodes; not numpy is the safe answer
-        return False
-    return any(qn.name == "numpy" for qn in names)
 

@@ -1,9 +1,12 @@
-"""Which top-level packages a module imports: a module-wide fact some checks depend on (torch's
-indexing syncs on a 0-d index where JAX's gathers), read once per module."""
+"""Which library a name stands for: the top-level packages a module imports, and the qualified
+names libcst's scope analysis gives a call's head (``np`` in ``np.sum(x)`` is ``numpy``)."""
 
 from __future__ import annotations
 
 import libcst as cst
+from libcst.metadata import Scope
+
+from scalarlint.analysis.tree import walk
 
 
 def root_name(name: cst.BaseExpression) -> str:
@@ -17,15 +20,27 @@ def imported_roots(module: cst.Module) -> frozenset[str]:
     """Top-level packages named by the module's absolute imports, at any depth (imports inside
     functions count: ``import torch`` in a helper still makes its arrays torch tensors)."""
     roots: set[str] = set()
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
+    for node in walk(module):
         if isinstance(node, cst.Import):
             roots.update(root_name(alias.name) for alias in node.names)
-        elif isinstance(node, cst.ImportFrom):
-            if node.module is not None and not node.relative:
-                roots.add(root_name(node.module))
-        elif isinstance(node, (cst.Module, cst.IndentedBlock, cst.SimpleStatementLine, cst.If, cst.Try, cst.With,
-                               cst.FunctionDef, cst.ClassDef, cst.ExceptHandler, cst.Else, cst.Finally)):
-            stack.extend(node.children)
+        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            roots.add(root_name(node.module))
     return frozenset(roots)
+
+
+def call_head(call: cst.Call) -> cst.BaseExpression:
+    """``np`` of ``np.linalg.norm(x)``: the name a dotted call starts from."""
+    head = call.func
+    while isinstance(head, cst.Attribute):
+        head = head.value
+    return head
+
+
+def qualified_names(head: cst.BaseExpression, scope: Scope | None) -> frozenset[str]:
+    """What ``head`` is bound to (``numpy`` for ``np``), as libcst's scope analysis resolves it."""
+    if scope is None or not isinstance(head, (cst.Name, cst.Attribute)):
+        return frozenset()
+    try:
+        return frozenset(qn.name for qn in scope.get_qualified_names_for(head))
+    except Exception:  # libcst can fail on exotic nodes; naming nothing is the safe answer
+        return frozenset()

@@ -13,8 +13,9 @@ import ast
 from dataclasses import dataclass, field
 
 from scalarlint.analysis.array_returns import annotated_array, array_package_call
+from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
-from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_DECORATORS
+from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
 from scalarlint.config import Config
 
 
@@ -205,7 +206,7 @@ class _Indexer(ast.NodeVisitor):
             self.index.top_level[node.name] = key
         if not entry.is_rule and RETURNS_CLOSURE_RULES and returns_value_and_closure(node):
             entry.is_rule, entry.reason = True, "returns (Y, backprop)"
-        if any(_registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
+        if any(registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
             entry.is_rule, entry.reason = True, "passed to defvjp"
         decorator = next((d for d in map(rule_decorator, node.decorator_list) if d), None)
         if decorator and not entry.is_rule:
@@ -308,37 +309,6 @@ class _Indexer(ast.NodeVisitor):
                 self.rule_names_passed.add(arg.attr)
 
 
-def dotted_name(node: ast.expr) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
-
-
-def _registration_decorator(node: ast.expr) -> bool:
-    """``@f.defjvp`` and ``@f.defvjp``: the decorated function is the rule."""
-    return isinstance(node, ast.Attribute) and node.attr in REGISTRATION_METHODS
-
-
-def rule_decorator(node: ast.expr) -> str | None:
-    """The name of a decorator that makes its function a rule (``@tf.custom_gradient``,
-    ``@ops.RegisterGradient("Op")``, ``@bprop_getters.register(P.Op)``), matched on the last
-    components of its dotted name; None for any other decorator."""
-    name = dotted_name(node.func if isinstance(node, ast.Call) else node)
-    if not name:
-        return None
-    parts = name.split(".")
-    for wanted in RULE_DECORATORS:
-        size = wanted.count(".") + 1
-        if ".".join(parts[-size:]) == wanted:
-            return wanted
-    return None
-
-
 def call_target(func: ast.expr) -> tuple[str, ...] | None:
     name = dotted_name(func)
     return tuple(name.split(".")) if name else None
@@ -368,14 +338,13 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     indexer.notes_registrations = any(name in text for name in _REGISTRATION_WORDS) if text is not None else True
     indexer.visit(tree)
     indexer.key_lambdas()
-    for key, entry in index.functions.items():
-        if entry.name in indexer.primitives and entry.parent is None and not entry.is_rule:
-            entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
     for owner, name in indexer.gradient_hooks:
         hooked = index.functions.get(f"{owner}.{name}")
         if hooked is not None and not hooked.is_rule:
             hooked.is_rule, hooked.reason = True, "assigned as a node's gradient"
-    for key, entry in index.functions.items():
+    for entry in index.functions.values():
+        if entry.name in indexer.primitives and entry.parent is None and not entry.is_rule:
+            entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
         if entry.name in indexer.rule_names_passed and (not entry.is_rule or entry.reason == MAKER_REASON):
             entry.is_rule, entry.reason = True, "passed to defvjp"  # a registration says what its parameters hold
     propagate_closures(index)

@@ -28,16 +28,16 @@ from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access,
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
-from scalarlint.analysis.host_numpy import DEVICE_FRAMEWORKS, is_device_framework_module, names_numpy
-from scalarlint.analysis.imports import imported_roots
+from scalarlint.analysis.masks import compared_to_mask
+from scalarlint.analysis.module_namespaces import ModuleNamespaces
 from scalarlint.analysis.flow import Reaching
-from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS, SCALAR_INDEX_SYNC_MODULES
+from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
 from scalarlint.analysis.scalar_use import ScalarUses
-from scalarlint.analysis.syntax import call_name, is_none, is_range_name, keyword, positional
+from scalarlint.analysis.syntax import call_name, is_none, is_range_name, jax_at_base, keyword, positional
 from scalarlint.config import Config
 
 __all__ = ["Inference", "call_name", "is_range_name", "keyword", "positional"]
@@ -76,8 +76,7 @@ class Inference:
         self.targets: Mapping[cst.CSTNode, object] = targets or {}
         self.array_module_names = frozenset(config.array_modules)
         self._module = module
-        self._device_module: bool | None = None  # host_numpy_call: computed on first NumPy call
-        self._syncing_index: bool | None = None  # index_reads_host: computed on first device-scalar index
+        self.namespaces = ModuleNamespaces(module, scopes)  # what the module's imports decide
         self._array_call_names: frozenset[str] | None = None  # every Target.array_calls of the file
         self._facts: ModuleFacts | None = None
         self._calls: CallFacts | None = None
@@ -157,39 +156,6 @@ class Inference:
         target = self.targets.get(function) if function is not None else None
         return dotted in getattr(target, "array_calls", ())
 
-    def host_numpy_call(self, call: cst.Call) -> bool:
-        """A NumPy call in a module written for one device framework (``host_numpy``)."""
-        if self._device_module is None:
-            self._device_module = self._module is not None and is_device_framework_module(self._module)
-        if not self._device_module:
-            return False
-        head = call.func
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        return names_numpy(head, self.scopes.get(head))
-
-    def _device_namespace(self, call: cst.Call) -> bool:
-        """``torch.f(...)``, ``jnp.f(...)``, ``tf.f(...)``: a device framework's namespace, whose
-        functions return its arrays even for Python numbers (NumPy's return host scalars)."""
-        head = call.func
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        scope = self.scopes.get(head)
-        if scope is None:
-            return False
-        try:
-            names = scope.get_qualified_names_for(head)
-        except Exception:  # libcst can fail on exotic nodes; not a device namespace is the safe answer
-            return False
-        return any(qn.name.split(".", 1)[0] in DEVICE_FRAMEWORKS for qn in names)
-
-    def index_reads_host(self) -> bool:
-        """The module imports a framework whose indexing copies a 0-d integer index to the host
-        (``frameworks.SCALAR_INDEX_SYNC_MODULES``: torch)."""
-        if self._syncing_index is None:
-            self._syncing_index = self._module is not None and bool(imported_roots(self._module) & SCALAR_INDEX_SYNC_MODULES)
-        return self._syncing_index
-
     def module_call(self, call: cst.Call) -> str | None:
         """For ``xp.linalg.norm(...)``: "linalg.norm"; None unless the head is an array module."""
         parts = call_name(call.func)
@@ -242,7 +208,7 @@ class Inference:
     def _read_back_index(self, index: Kind) -> bool:
         """An element of a device array used as an index where the framework reads it back to
         a host int (torch): the access then picks one element like a host int does."""
-        return index.tag is Tag.DEVICE_SCALAR and index.origin >= ELEMENT and not index.doubt and not index.boolean and self.index_reads_host()
+        return index.tag is Tag.DEVICE_SCALAR and index.origin >= ELEMENT and not index.doubt and not index.boolean and self.namespaces.index_reads_host()
 
     def _used_as_an_array(self, node: cst.Subscript) -> bool:
         parent = self.parents.get(node)
@@ -291,22 +257,7 @@ class Inference:
         masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
         if masks:
             return base.tag is Tag.ARRAY or any(not k.doubt for k in masks)
-        return self._compared_to_mask(node, base)
-
-    def _compared_to_mask(self, node: cst.Subscript, base: Kind) -> bool:
-        """``s[x.data > 0]`` with ``s`` a device array, or ``x.data[x.data > 0]``: a comparison as
-        the only index selects by mask (a Python bool would add an axis, which nobody writes),
-        even where the compared values cannot be typed."""
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-            return False
-        test = node.slice[0].slice.value
-        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-            return False
-        if not isinstance(test.comparisons[0].operator, (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)):
-            return False
-        if base.tag is Tag.ARRAY and not base.doubt:
-            return True
-        return base.tag is Tag.UNKNOWN and test.left.deep_equals(node.value)
+        return compared_to_mask(node, base)
 
     def is_element_value(self, node: cst.BaseExpression) -> bool:
         """A 0-d device value that is one element of an array (not a reduction result)."""
@@ -543,18 +494,18 @@ class Inference:
         module_func = self.module_call(node)
         if module_func is not None:
             made = array_function(self, module_func, node, args)
-            if made.is_device and self.host_numpy_call(node):  # np.zeros(n) in a torch module
+            if made.is_device and self.namespaces.host_numpy_call(node):  # np.zeros(n) in a torch module
                 return replace(made, doubt=max(made.doubt, Doubt.HOST_COPY))
-            if made.tag is Tag.HOST_SCALAR and module_func.rsplit(".", 1)[-1] not in HOST_RESULT and self._device_namespace(node):
+            if made.tag is Tag.HOST_SCALAR and module_func.rsplit(".", 1)[-1] not in HOST_RESULT and self.namespaces.device_namespace_call(node):
                 return K.Kind(Tag.DEVICE_SCALAR)  # torch.sigmoid(threshold): a tensor whatever the annotation says
             return made
         if isinstance(node.func, cst.Attribute):
             attr = node.func.attr.value
             if attr in SEQ_METHODS:
                 return K.ARRAY_SEQ
-            updated = node.func.value
-            if attr in JAX_UPDATES and isinstance(updated, cst.Subscript) and isinstance(updated.value, cst.Attribute) and updated.value.attr.value == "at":
-                return self.kind(updated.value.value)  # x.at[i].set(v): a new x
+            updated = jax_at_base(node.func.value) if isinstance(node.func.value, cst.Subscript) else None
+            if attr in JAX_UPDATES and updated is not None:
+                return self.kind(updated)  # x.at[i].set(v): a new x
             receiver = self.kind(node.func.value)
             if receiver.is_device:
                 return array_method(self, attr, receiver, node, args)

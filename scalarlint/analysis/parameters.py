@@ -106,9 +106,8 @@ def _mapped_by_jax(func: cst.FunctionDef) -> bool:
     tracers of its arguments, whatever their annotations say."""
     for decorator in func.decorators:
         expr = decorator.decorator
-        if isinstance(expr, cst.Call):
-            inner = expr.args[0].value if call_name(expr.func) in (["partial"], ["functools", "partial"]) and expr.args else expr.func
-            expr = inner
+        if isinstance(expr, cst.Call):  # @jax.vmap(...) or @functools.partial(jax.vmap, ...)
+            expr = expr.args[0].value if call_name(expr.func) in (["partial"], ["functools", "partial"]) and expr.args else expr.func
         name = call_name(expr)
         if name and name[-1] in MAPPING_TRANSFORMS:
             return True

@@ -67,3 +67,9 @@ def is_converter_call(node: cst.CSTNode | None) -> bool:
 
 def is_name(node: cst.CSTNode | None, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
+
+
+def jax_at_base(node: cst.Subscript) -> cst.BaseExpression | None:
+    """``x`` of ``x.at[i]`` (JAX's indexer, read by ``.get()`` and written by ``.set()``/``.add()``);
+    None for any other subscript."""
+    return node.value.value if isinstance(node.value, cst.Attribute) and node.value.attr.value == "at" else None

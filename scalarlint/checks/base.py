@@ -17,7 +17,7 @@ import libcst as cst
 from scalarlint.analysis.array_api import JAX_UPDATES
 from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
-from scalarlint.analysis.syntax import is_converter_call
+from scalarlint.analysis.syntax import is_converter_call, jax_at_base
 from scalarlint.analysis.tree import children, walk
 from scalarlint.diagnostics import Severity
 
@@ -134,7 +134,6 @@ class CheckContext:
         return _jax_update(node, self.parents)
 
 
-
 def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript]:
     """Subscripts in ``body`` that read or write one element of a device array (nested
     functions excluded: they run when called, not per iteration)."""
@@ -168,7 +167,7 @@ def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:
 
 def _jax_update(node: cst.Subscript, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
     """``x.at[i].set(v)``, ``x.at[i].add(v)``: JAX's functional write of what ``x.at[i]`` selects."""
-    if not (isinstance(node.value, cst.Attribute) and node.value.attr.value == "at"):
+    if jax_at_base(node) is None:
         return False
     method = parents.get(node)
     call = parents.get(method) if method is not None else None

@@ -8,7 +8,7 @@ import libcst as cst
 
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
 from scalarlint.analysis.inference import DEVICE_ONLY_METHODS
-from scalarlint.analysis.host_numpy import HOST_COPIES, names_numpy
+from scalarlint.analysis.host_numpy import HOST_COPIES
 from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
@@ -147,7 +147,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if func in SHAPE_CONSTRUCTORS and args:
         yield from _element_shape(node, args[0], ctx)
         return
-    if func in HOST_COPIES and args and ctx.inference.host_numpy_call(node):
+    if func in HOST_COPIES and args and ctx.inference.namespaces.host_numpy_call(node):
         copied = ctx.inference.kind(args[0])
         if copied.is_device and copied.doubt <= Doubt.PARAMETER:
             yield Finding(INFO.code, node, f"`np.{func}()` copies the device array `{short(ctx, args[0])}` to the host: a sync and a transfer", ctx.severity_for(node))
@@ -174,12 +174,7 @@ def _explicit_numpy_result(value: cst.BaseExpression, ctx: CheckContext) -> bool
     itself (not the ``xp`` of generic code) computes host bookkeeping such as MPI counts."""
     while isinstance(value, (cst.Subscript, cst.Attribute)):
         value = value.value
-    if not isinstance(value, cst.Call):
-        return False
-    head = value.func
-    while isinstance(head, cst.Attribute):
-        head = head.value
-    return names_numpy(head, ctx.inference.scopes.get(head))
+    return isinstance(value, cst.Call) and ctx.inference.namespaces.numpy_call(value)
 
 
 SHAPE_NAMES = frozenset({"size", "sizes", "shape", "shapes", "dims", "meta", "metadata"})
@@ -322,7 +317,7 @@ def _element_index(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
     """``kx[:, :, hi]`` with ``hi`` one element of a device array, in torch: its indexing turns a
     0-d integer tensor index into a host int with ``.item()`` (a sync per access). JAX and CuPy
     gather with it on the device, so only frameworks that say so are flagged."""
-    if not ctx.inference.kind(node.value).is_array or not ctx.inference.index_reads_host():
+    if not ctx.inference.namespaces.index_reads_host() or not ctx.inference.kind(node.value).is_array:
         return
     for element in node.slice:
         index = element.slice

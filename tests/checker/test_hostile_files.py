@@ -14,24 +14,19 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from scalarlint import engine
-from scalarlint.cli import main
 from scalarlint.config import Config
 
+from cli_samples import run_cli  # tests/checker is on sys.path (pytest's default import mode)
 from rule_samples import LOOP_RULE as RULE  # tests/ is on the path through its conftest
 
 
 
 def run(args: list[str], cwd: Path) -> tuple[int, str]:
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(main, args, catch_exceptions=False)
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.output
+    """Exit code and everything the CLI wrote (reports and errors together)."""
+    code, out, err = run_cli(args, cwd)
+    return code, out + err
 
 
 @pytest.fixture

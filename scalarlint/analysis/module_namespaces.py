@@ -1,0 +1,49 @@
+"""What the libraries a module uses decide about its calls and indices, worked out once per
+module and only when a check first asks: whether NumPy is the host there (a module written for
+one device framework), whether its indexing reads a 0-d index back to the host (torch), and
+which library a call's head names."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import libcst as cst
+from libcst.metadata import Scope
+
+from scalarlint.analysis.frameworks import SCALAR_INDEX_SYNC_MODULES
+from scalarlint.analysis.host_numpy import DEVICE_FRAMEWORKS, is_device_framework_module
+from scalarlint.analysis.imports import call_head, imported_roots, qualified_names
+
+
+class ModuleNamespaces:
+    def __init__(self, module: cst.Module | None, scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
+        self._module = module
+        self._scopes = scopes
+        self._device_module: bool | None = None
+        self._syncing_index: bool | None = None
+
+    def _head_names(self, call: cst.Call) -> frozenset[str]:
+        head = call_head(call)
+        return qualified_names(head, self._scopes.get(head))
+
+    def numpy_call(self, call: cst.Call) -> bool:
+        """``np.f(...)``, ``numpy.f(...)``: the code names NumPy itself (not a generic ``xp``)."""
+        return "numpy" in self._head_names(call)
+
+    def host_numpy_call(self, call: cst.Call) -> bool:
+        """A NumPy call in a module written for one device framework (``host_numpy``)."""
+        if self._device_module is None:
+            self._device_module = self._module is not None and is_device_framework_module(self._module)
+        return self._device_module and self.numpy_call(call)
+
+    def device_namespace_call(self, call: cst.Call) -> bool:
+        """``torch.f(...)``, ``jnp.f(...)``, ``tf.f(...)``: a device framework's namespace, whose
+        functions return its arrays even for Python numbers (NumPy's return host scalars)."""
+        return any(name.split(".", 1)[0] in DEVICE_FRAMEWORKS for name in self._head_names(call))
+
+    def index_reads_host(self) -> bool:
+        """The module imports a framework whose indexing copies a 0-d integer index to the host
+        (``frameworks.SCALAR_INDEX_SYNC_MODULES``: torch)."""
+        if self._syncing_index is None:
+            self._syncing_index = self._module is not None and bool(imported_roots(self._module) & SCALAR_INDEX_SYNC_MODULES)
+        return self._syncing_index
