@@ -1,14 +1,22 @@
 """Method calls through a receiver nobody can type: ``self.act_fn.grad(Z)`` where ``act_fn`` is
-built by a factory, ``ctx.solver.integrate(ys)``, ``self.cell.backward(dy)``. Python dispatches on the object at run time; the
-checker answers with every method of that name defined in a class of the caller's own package,
-when there are few of them and the name is not one every container or layer has."""
+built by a factory, ``ctx.solver.integrate(ys)``, ``self.cell.backward(dy)``, ``solver.setup(ts)``
+with ``solver = cls(...)`` and ``cls`` a parameter, ``ops.boundary(...)`` where ``ops`` holds the
+functions a caller passed as ``boundary=_endpoint_term``. Python dispatches on the object at run
+time; the checker answers with every method of that name defined in a class of the caller's own
+package, and every function of that package handed over under that keyword, when there are few
+of them and the name is not one every container, array or layer has."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from scalarlint.analysis.index import ModuleIndex
+
+Resolver = Callable[[str], "tuple[ModuleIndex, str] | None"]
 
 RECEIVER_OWNERS = frozenset({"self", "ctx", "cls"})  # self.act_fn.grad(...), ctx.solver.integrate(...)
 MAX_CANDIDATES = 16  # beyond this a method name says nothing about the object
+MAX_LOCAL_CANDIDATES = 4  # a local receiver may be an array: only a rare name points at the tree's code
 # Names too common to mean one protocol: containers, array methods, layers, autograd plumbing.
 COMMON_METHODS = frozenset({
     "append", "extend", "insert", "pop", "get", "set", "update", "items", "keys", "values", "copy", "clear",
@@ -18,23 +26,54 @@ COMMON_METHODS = frozenset({
     "save_for_backward", "mark_dirty", "mark_non_differentiable", "set_materialize_grads", "log", "info",
     "warning", "debug", "error", "flatten", "transpose", "astype", "tolist", "detach", "clone", "zero_",
 })
+# What arrays, strings and dicts answer to: a local receiver calling one of these is most likely
+# one of them (``v.dot(w)``, ``x.mm(y)``, ``name.startswith("_")``), not an object of the tree.
+VALUE_METHODS = frozenset({
+    "dot", "fill", "fill_", "mm", "mv", "bmm", "matmul", "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_",
+    "exp", "log", "abs", "sqrt", "pow", "norm", "t", "permute", "expand", "expand_as", "repeat", "squeeze",
+    "unsqueeze", "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add",
+    "index_add_", "index_put_", "masked_fill", "masked_fill_", "masked_scatter", "masked_select", "contiguous",
+    "type", "type_as", "float", "double", "int", "long", "half", "bool", "all", "any", "argmax", "argmin", "sort",
+    "argsort", "cumsum", "cumprod", "prod", "std", "var", "clamp", "clamp_", "clip", "round", "floor", "ceil",
+    "sign", "size", "dim", "numel", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "view_as",
+    "reshape_as", "nonzero", "take", "put", "diag", "diagonal", "trace", "conj", "real", "imag", "backward",
+    "requires_grad_", "register_hook", "chunk", "unbind", "narrow", "flip", "roll", "where", "eq", "ne", "lt",
+    "gt", "le", "ge", "at", "set", "multiply", "divide", "sin", "cos", "tanh", "sigmoid", "relu", "softmax",
+    "log_softmax", "outer", "inner", "kron", "inverse", "inv", "det", "svd", "qr", "cholesky", "eig",
+    "eigh", "lstsq", "swapaxes", "moveaxis", "ravel", "squeeze_", "unsqueeze_", "resize_", "copy_", "asnumpy",
+    "asscalar", "as_in_context", "as_nd_ndarray", "get_shape", "set_shape", "assign", "assign_add", "value",
+    "startswith", "endswith", "lower", "upper", "strip", "replace", "encode", "decode", "setdefault", "count",
+    "index", "find", "sub", "match", "search", "fit", "predict", "transform", "sample", "shape", "tree_flatten",
+})
 
 
 class MethodTable:
     """Methods of the checked tree's classes by name, with the top-level package they live in."""
 
-    def __init__(self, indexes: list[ModuleIndex]) -> None:
+    def __init__(self, indexes: list[ModuleIndex], resolve_dotted: Resolver) -> None:
         self.by_name: dict[str, list[tuple[ModuleIndex, str]]] = {}
         for index in indexes:
             for key, entry in index.functions.items():
                 if entry.class_name and entry.parent is None:
                     self.by_name.setdefault(entry.name, []).append((index, key))
+            for keyword, names in index.keyword_functions.items():
+                for name in dict.fromkeys(names):
+                    found = (index, index.top_level[name]) if name in index.top_level else resolve_dotted(index.imports.get(name, ""))
+                    if found is not None and found[0].functions[found[1]].class_name is None:
+                        self.by_name.setdefault(keyword, []).append(found)
 
     def candidates(self, caller: ModuleIndex, target: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """The methods ``self.attr.method(...)`` (or ``ctx.attr.method(...)``) may run: an object
         the rule keeps on itself, whose class the index could not tell."""
-        if len(target) != 3 or target[0] not in RECEIVER_OWNERS or target[-1] in COMMON_METHODS or target[-1].startswith("__"):
-            return []  # a local name's methods are mostly an array's (x.dot, gy.fill): not followed
+        method = target[-1]
+        if method in COMMON_METHODS or method.startswith("__"):
+            return []
+        if len(target) == 3 and target[0] in RECEIVER_OWNERS:
+            limit = MAX_CANDIDATES
+        elif len(target) == 2 and target[0] not in RECEIVER_OWNERS and method not in VALUE_METHODS:
+            limit = MAX_LOCAL_CANDIDATES  # solver.setup(...), ops.boundary(...)
+        else:
+            return []
         package = caller.module.split(".", 1)[0]
-        found = [(i, k) for i, k in self.by_name.get(target[-1], []) if i.module.split(".", 1)[0] == package]
-        return found if len(found) <= MAX_CANDIDATES else []
+        found = [(i, k) for i, k in self.by_name.get(method, []) if i.module.split(".", 1)[0] == package]
+        return found if len(found) <= limit else []

@@ -55,6 +55,9 @@ class ModuleIndex:
     functions: dict[str, FunctionEntry] = field(default_factory=dict)
     top_level: dict[str, str] = field(default_factory=dict)  # public name -> function key
     classes: dict[str, ClassEntry] = field(default_factory=dict)
+    # Functions handed over under a keyword anywhere in the module (``Ops(boundary=_endpoint_term)``):
+    # keyword -> the local names passed, so that ``ops.boundary(...)`` in a rule can reach them.
+    keyword_functions: dict[str, list[str]] = field(default_factory=dict)
 
     def rule_keys(self) -> list[str]:
         return [k for k, f in self.functions.items() if f.is_rule]
@@ -281,6 +284,9 @@ class _Indexer(ast.NodeVisitor):
             for arg in [*node.args, *(kw.value for kw in node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.func_stack[-1].calls.append((arg.id,))
+        for keyword in node.keywords:
+            if keyword.arg and isinstance(keyword.value, ast.Name):
+                self.index.keyword_functions.setdefault(keyword.arg, []).append(keyword.value.id)
         self.generic_visit(node)
 
     def _note_defvjp(self, node: ast.Call) -> None:

@@ -36,7 +36,7 @@ from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
-from scalarlint.analysis.scalar_use import ScalarUses
+from scalarlint.analysis.scalar_use import ScalarUses, arithmetic_top
 from scalarlint.analysis.syntax import call_name, is_none, is_range_name, jax_at_base, keyword, positional
 from scalarlint.config import Config
 
@@ -203,7 +203,24 @@ class Inference:
             return False
         if self._is_element(base, indices) or converted:
             return True
-        return base.rank is None and base.doubt == Doubt.NONE and self.used_as_scalar(node)
+        if base.rank is not None or base.doubt > Doubt.PARAMETER:
+            return False
+        if base.doubt == Doubt.PARAMETER:  # a helper's parameter: only numeric arithmetic vouches
+            return self.scalar_uses.numeric_use_as_scalar(node)
+        return self.used_as_scalar(node) or self._stored_into_element(node)
+
+    def _stored_into_element(self, node: cst.Subscript) -> bool:
+        """``b[0] = (y[1] - y[0]) / h[0]``: what is stored into one element of an array (alone
+        or through arithmetic) is one element itself, whatever the rank of ``h``."""
+        top = arithmetic_top(node, self.parents)
+        statement = self.parents.get(top)
+        if isinstance(statement, cst.Assign) and statement.value is top and len(statement.targets) == 1:
+            target = statement.targets[0].target
+        elif isinstance(statement, cst.AugAssign) and statement.value is top:
+            target = statement.target
+        else:
+            return False
+        return isinstance(target, cst.Subscript) and self.selects_element(target)
 
     def _read_back_index(self, index: Kind) -> bool:
         """An element of a device array used as an index where the framework reads it back to

@@ -81,7 +81,7 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         return K.host_int(Origin.STRUCTURAL)
     if name in INDEX_TUPLE_PARAMS:
         return K.SHAPE
-    if name in inf.config.container_params or PLURAL_ARRAY_NAME.match(name):
+    if name in inf.config.container_params or (PLURAL_ARRAY_NAME.match(name) and not _used_as_one_array(func, name)):
         return K.ARRAY_SEQ
     if name in CONTAINER_NAMES or name.endswith(CONTAINER_SUFFIXES):
         return K.CONTAINER
@@ -141,6 +141,32 @@ def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> boo
                 uses.add(node.args[0].value.value)  # np.cumsum(p): the operand of an array function
         inf.cache[("array-uses", func)] = uses
     return name in uses  # type: ignore[operator]
+
+
+SEQUENCE_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "remove", "sort", "reverse", "copy", "clear"})
+ARRAY_ONLY_OPERATORS = (cst.Subtract, cst.Divide, cst.Power, cst.MatrixMultiply, cst.FloorDivide)
+
+
+def _used_as_one_array(func: cst.CSTNode | None, name: str) -> bool:
+    """``ts`` of ``self.ts = -ts`` or ``ts.reshape(-1)``: a plural name (``xs``, ``ts``) that
+    the function negates, subtracts, divides or calls an array method on holds one array
+    (the time grid of an ODE solver), not a list of arrays: lists only add and repeat."""
+    if func is None:
+        return False
+    for node in walk(func):
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            operands: tuple[cst.CSTNode, ...] = (node.expression,)
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, ARRAY_ONLY_OPERATORS):
+            operands = (node.left, node.right)
+        elif isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES | {"device", "requires_grad"}:
+            operands = (node.value,)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in SEQUENCE_METHODS:
+            operands = (node.func.value,)
+        else:
+            continue
+        if any(isinstance(o, cst.Name) and o.value == name for o in operands):
+            return True
+    return False
 
 
 def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Parameters, param: cst.Param) -> Kind | None:

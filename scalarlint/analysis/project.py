@@ -92,7 +92,7 @@ class Project:
         if len(call) < 2 or call[0] in index.imports:
             return []  # a module's function that is not in the tree (np.sum, torch.exp)
         if self._methods is None:
-            self._methods = MethodTable(self.indexes)
+            self._methods = MethodTable(self.indexes, self.resolve_dotted)
         return self._methods.candidates(index, call)
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[ModuleIndex, str] | None:

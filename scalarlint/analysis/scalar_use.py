@@ -25,6 +25,7 @@ class ScalarUses:
     def used_as_scalar(self, node: cst.BaseExpression, follow: bool = True) -> bool:
         """Tested, compared in a test, used as an index or a slice bound, converted; with
         ``follow``, also through the one name the value is bound to (no chains)."""
+        node = arithmetic_top(node, self.parents)  # ts[1] - ts[0]: broadcasting never shrinks
         parent = self.parents.get(node)
         if isinstance(parent, cst.ComparisonTarget):
             parent = self.parents.get(parent)
@@ -32,7 +33,7 @@ class ScalarUses:
             operands = [parent.left, *(c.comparator for c in parent.comparisons)]
             if any(is_python_marker(o) for o in operands):
                 return False  # subscript[0] == Ellipsis, kind == "f": Python data, not an element
-            return self.is_test(parent)
+            return self.is_test(parent) or (follow and self._bound_and_tested(parent))
         if isinstance(parent, cst.Index):  # y[idx[k]]: an index picks with an int
             return isinstance(self.parents.get(parent), cst.SubscriptElement)
         if isinstance(parent, cst.Slice):
@@ -42,6 +43,20 @@ class ScalarUses:
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
             return follow and self._bound_to_scalar(parent.targets[0].target)  # idx = rois_idx[i]; int(idx)
         return self.is_test(node)
+
+    def numeric_use_as_scalar(self, node: cst.BaseExpression) -> bool:
+        """``direction = ts[1] - ts[0]; if direction < 0:``: numeric arithmetic whose result is
+        used as one value; evidence strong enough for a value whose kind is only probable."""
+        top = arithmetic_top(node, self.parents, numeric_only=True)
+        return top is not node and self.used_as_scalar(top)
+
+    def _bound_and_tested(self, comparison: cst.Comparison) -> bool:
+        """``reversed_order = x[0] > x[-1]; if reversed_order:``: a comparison kept under a
+        name that an ``if``/``while`` then tests."""
+        assign = self.parents.get(comparison)
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+            return False
+        return any(self.is_test(read) for read in self._reads_of(assign.targets[0].target))
 
     def _feeds_an_index(self, use: cst.Name) -> bool:
         """``nz = col_idx[idz]; hi = nz // nlon; kx[:, :, hi, wi]``: index arithmetic one binding
@@ -92,6 +107,36 @@ def _arithmetic_target(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTN
 
 
 INDEX_ARITHMETIC = (cst.FloorDivide, cst.Modulo, cst.Add, cst.Subtract, cst.Multiply)
+ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
+
+
+def arithmetic_top(node: cst.BaseExpression, parents: Mapping[cst.CSTNode, cst.CSTNode], numeric_only: bool = False) -> cst.BaseExpression:
+    """The whole arithmetic expression ``node`` is an operand of (``node`` itself if none):
+    the result is at least as large as each operand, so one element out means one element in.
+    ``numeric_only``: only through operators strings, lists and tuples lack (``-``, ``/``,
+    ``//``, ``**``), which also rule out that ``node`` is Python text or a sequence."""
+    parent = parents.get(node)
+    while isinstance(parent, ARITHMETIC) and _operand_of(node, parent) and (not numeric_only or _numeric_only(parent)):
+        node, parent = parent, parents.get(parent)
+    return node
+
+
+def _numeric_only(operation: cst.CSTNode) -> bool:
+    if isinstance(operation, cst.UnaryOperation):
+        return isinstance(operation.operator, cst.Minus)
+    return isinstance(operation, cst.BinaryOperation) and isinstance(operation.operator, NUMERIC_OPERATORS)
+
+
+NUMERIC_OPERATORS = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power)
+
+
+def _operand_of(node: cst.CSTNode, operation: cst.CSTNode) -> bool:
+    """``node`` is an operand of arithmetic (not ``not``, whose result is a Python bool of any
+    size-1 value, and not ``@``, which contracts)."""
+    if isinstance(operation, cst.UnaryOperation):
+        return isinstance(operation.operator, (cst.Minus, cst.Plus, cst.BitInvert))
+    assert isinstance(operation, cst.BinaryOperation)
+    return not isinstance(operation.operator, cst.MatrixMultiply)
 
 
 def _is_range(call: cst.CSTNode | None) -> bool:

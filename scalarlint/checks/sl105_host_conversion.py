@@ -35,7 +35,9 @@ value the rule cannot type (only arrays have them; not under an `isinstance` tes
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
 the host); and `jax.pure_callback` /
-`io_callback` inside a rule (Python run on host copies of its arguments). Each framework
+`io_callback` inside a rule (Python run on host copies of its arguments); Python's `max(a, b)` /
+`min(a, b)` of an element (it compares on the host), and `str()`, `repr()` or `print()` of device
+data (its digits are written on the host). Each framework
 module of `scalarlint.analysis.frameworks` lists its own.
 One conversion of a reduction result (`float(loss)`, `int(xp.argmax(x))`) is SL107's, opt-in.
 
@@ -95,6 +97,27 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if name == ["range"]:
         yield from _device_range_bound(node, args, ctx)
         return
+    if name is not None and len(name) == 1 and name[0] in PYTHON_COMPARERS and len(args) >= 2:
+        element = next((a for a in args if ctx.inference.is_element_value(a)), None)
+        if element is not None:
+            yield Finding(
+                INFO.code,
+                node,
+                f"Python's `{name[0]}()` compares the element `{short(ctx, element)}` on the host: a device sync; "
+                f"use `xp.{name[0]}imum` on the device",
+                ctx.severity_for(node),
+            )
+        return
+    if name is not None and len(name) == 1 and name[0] in TEXT_CONVERTERS and args:
+        shown = next((a for a in args if _device_data(a, ctx)), None)
+        if shown is not None:
+            yield Finding(
+                INFO.code,
+                node,
+                f"`{name[0]}()` of the device value `{short(ctx, shown)}` copies it to the host to write its digits: a sync",
+                ctx.severity_for(node),
+            )
+        return
     if name is not None and name[-1] in HOST_CALLBACKS and args:
         yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
         return
@@ -135,7 +158,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             # x.to("cpu"), x.to(device="cpu"): only tensors (and layers, not found in rules) move
             yield Finding(INFO.code, node, f"`.to(\"cpu\")` copies `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return
-        if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag is Tag.ARRAY and receiver_kind.doubt <= Doubt.PARAMETER:
+        if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) and receiver_kind.doubt <= Doubt.PARAMETER:
             yield Finding(
                 INFO.code,
                 node,
@@ -154,6 +177,16 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+PYTHON_COMPARERS = frozenset({"max", "min"})  # max(a, b) asks bool(a > b): one value on the host
+TEXT_CONVERTERS = frozenset({"str", "repr", "print"})  # the digits of a device value are on the device
+
+
+def _device_data(value: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """An array or element the rule holds on the device for certain (not a probable one)."""
+    kind = ctx.inference.kind(value)
+    return (kind.tag is Tag.ARRAY and kind.doubt == Doubt.NONE) or ctx.inference.is_element_value(value)
 
 
 def _to_the_host(call: cst.Call) -> bool:

@@ -22,7 +22,9 @@ Inside an AD rule: `xp.nonzero(m)`, `xp.flatnonzero(m)`, `xp.argwhere(m)`, `xp.w
 with a single argument, `xp.unique(x)`, `x.nonzero()`, `x.to_sparse()`, and indexing with a boolean mask
 (a comparison as the only index counts as one: `s[x.data > 0]`)
 `x[mask]` / `x[mask] = v`. JAX's `jnp.nonzero(m, size=n)` and `jnp.where(m, size=n)` fix
-the result's shape and are left alone.
+the result's shape and are left alone, and so is NumPy named as `np` in a module written for
+one device framework (an MXNet `CustomOp` after `.asnumpy()`, a torch module's host
+bookkeeping): its arrays are host data, whose size costs no sync.
 
 ## Why it hurts on a GPU
 The size of the result depends on the data, so the host must wait for the device to count
@@ -75,6 +77,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         name = node.func.attr.value
     if name is None or any(a.keyword is not None and a.keyword.value == "size" for a in node.args):
         return  # jnp.where(mask, size=1), jnp.nonzero(x, size=n): the caller fixed the shape
+    if func is not None and ctx.inference.namespaces.host_numpy_call(node):
+        return  # np.where in a module written for one device framework: host data (after .asnumpy())
     inputs = [ctx.inference.kind(a) for a in positional(node)]
     if isinstance(node.func, cst.Attribute) and func is None:
         inputs.append(ctx.inference.kind(node.func.value))

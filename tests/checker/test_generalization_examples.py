@@ -896,3 +896,195 @@ def test_an_autograd_primitive_is_a_forward_and_its_helpers_are_reached(tmp_path
     the helpers it calls are checked."""
     codes = _codes(tmp_path, AUTOGRAD_PRIMITIVE)
     assert (8, "SL102") in codes
+
+
+SOLVER_OBJECT = '''\
+import torch
+
+
+class Stepper:
+    def setup(self, ts, y0):
+        self.ts = -ts
+        direction = ts[1] - ts[0]
+        if direction < 0:
+            self.ts = ts
+
+
+def run(ts, y0, cls):
+    solver = cls()
+    solver.setup(ts, y0)
+
+
+class Solve(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, ts, y0):
+        run(ts, y0, Stepper)
+        return y0
+'''
+
+
+def test_a_method_of_an_object_a_parameter_built_is_reached(tmp_path: Path) -> None:
+    """solver = cls(); solver.setup(ts): the class comes in as a parameter, so only the method's
+    name says what runs. ``ts`` is negated, so it is one array (not a list of arrays), and the
+    difference of two of its values is tested by an ``if``: both are elements."""
+    codes = _codes(tmp_path, SOLVER_OBJECT)
+    assert codes.count((7, "SL101")) == 2
+
+
+def test_a_plural_name_is_a_list_of_arrays_unless_used_as_one(tmp_path: Path) -> None:
+    """The same code without the negation: ``ts`` may be a list of arrays (thinc's ``Xs``), and
+    ``ts[1] - ts[0]`` a difference of two of them."""
+    codes = _codes(tmp_path, SOLVER_OBJECT.replace("self.ts = -ts", "self.ts = ts"))
+    assert (7, "SL101") not in codes
+
+
+KEYWORD_FIELD = '''\
+import jax
+from collections import namedtuple
+
+Ops = namedtuple("Ops", ["boundary"])
+
+
+def _endpoint_term(interval):
+    span = interval[-1] - interval[0]
+    if span < 0:
+        return -interval
+    return interval
+
+
+OPS = Ops(boundary=_endpoint_term)
+
+
+@jax.custom_jvp
+def integrate(interval, ops):
+    return interval
+
+
+@integrate.defjvp
+def integrate_jvp(primals, tangents):
+    interval, ops = primals
+    reversed_order = interval[0] > interval[-1]
+    if reversed_order:
+        interval = interval[::-1]
+    return ops.boundary(interval), tangents[0]
+'''
+
+
+def test_a_function_handed_over_under_a_keyword_is_reached(tmp_path: Path) -> None:
+    """Ops(boundary=_endpoint_term) then ops.boundary(...) in a rule runs _endpoint_term, whose
+    parameter is only probably an array: the difference of two of its values, tested by an
+    ``if``, says both are elements (strings and lists have no ``-``)."""
+    codes = _codes(tmp_path, KEYWORD_FIELD)
+    assert codes.count((8, "SL101")) == 2
+
+
+def test_a_comparison_kept_under_a_name_and_tested_reads_elements(tmp_path: Path) -> None:
+    """reversed_order = interval[0] > interval[-1]; if reversed_order: only one element can be
+    the test of an ``if``, so both sides are elements of the rule's input."""
+    codes = _codes(tmp_path, KEYWORD_FIELD)
+    assert codes.count((25, "SL101")) == 2 and (26, "SL105") in codes
+    assert (8, "SL101") not in _codes(tmp_path, KEYWORD_FIELD.replace("ops.boundary(interval)", "ops.other(interval)"))
+
+
+STORED_INTO_ELEMENT = '''\
+import numpy as np
+
+
+def rrule_spline(x, y):
+    n = len(x) - 1
+    h = np.diff(x)
+    b = np.zeros(n)
+    b[0] = (y[1] - y[0]) / h[0]
+    rows = np.zeros((n, n))
+    rows[0] = h[0]
+
+    def spline_pullback(db):
+        return db, db
+    return b, spline_pullback
+'''
+
+
+def test_what_is_stored_into_one_element_is_one_element(tmp_path: Path) -> None:
+    """b[0] = (y[1] - y[0]) / h[0] with b of rank 1: each value on the right is one element,
+    whatever the rank of y and h; stored into a row (rows[0] = h[0]) it says nothing."""
+    codes = _codes(tmp_path, STORED_INTO_ELEMENT)
+    assert codes.count((8, "SL101")) == 3 and (8, "SL102") in codes
+    assert (10, "SL101") not in codes
+
+
+HOST_ROWS_IN_A_DEVICE_MODULE = '''\
+import mxnet as mx
+import numpy as np
+from boxes import bbox_overlaps
+
+
+def _sample(proposals, gt_boxes, thresh):
+    overlaps = bbox_overlaps(proposals, gt_boxes)
+    fg = np.where(overlaps.max(axis=1) >= thresh)[0]
+    return fg
+
+
+class Target(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        proposals = in_data[0].asnumpy()
+        fg = _sample(proposals, in_data[1].asnumpy(), 0.5)
+        self.assign(out_data[0], req[0], mx.nd.array(fg))
+'''
+
+
+def test_numpy_in_a_module_written_for_one_device_framework_has_host_shapes(tmp_path: Path) -> None:
+    """np.where in a module that imports MXNet (and no generic namespace) runs on host data:
+    the size of its result costs no device sync (the .asnumpy() is reported)."""
+    codes = _codes(tmp_path, HOST_ROWS_IN_A_DEVICE_MODULE)
+    assert (8, "SL106") not in codes and (14, "SL105") in codes
+    generic = HOST_ROWS_IN_A_DEVICE_MODULE.replace("import numpy as np\n", "import numpy as np\nxp = np\n")
+    assert (9, "SL106") in _codes(tmp_path, generic)
+
+
+PYTHON_MAX_OF_AN_ELEMENT = '''\
+import numpy as np
+from chainer import function
+
+
+class ROIAlign(function.Function):
+    def forward_cpu(self, inputs):
+        data, rois = inputs
+        out = np.zeros(len(rois))
+        for n in range(len(rois)):
+            start = rois[n, 1] * 0.5
+            end = rois[n, 3] * 0.5
+            width = max(end - start, 1.0)
+            out[n] = width
+        return (out,)
+
+    def backward(self, inputs, grads):
+        return grads
+'''
+
+
+def test_python_max_of_an_element_compares_on_the_host(tmp_path: Path) -> None:
+    """max(end - start, 1.0) with device elements: Python compares, so the value syncs."""
+    codes = _codes(tmp_path, PYTHON_MAX_OF_AN_ELEMENT)
+    assert (12, "SL105") in codes and (13, "SL102") in codes
+    assert (12, "SL105") not in _codes(tmp_path, PYTHON_MAX_OF_AN_ELEMENT.replace("max(end - start, 1.0)", "np.maximum(end - start, 1.0)"))
+
+
+TEXT_OF_A_TENSOR = '''\
+import torch
+
+
+class Eigh(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, grad_evals):
+        evals, = ctx.saved_tensors
+        if not torch.all(evals > 0):
+            raise ValueError("degenerate: %s" % str(evals))
+        print(grad_evals.shape)
+        return grad_evals
+'''
+
+
+def test_the_text_of_a_tensor_is_written_on_the_host(tmp_path: Path) -> None:
+    """str(evals) copies the tensor to the host to write its digits; printing a shape does not."""
+    codes = _codes(tmp_path, TEXT_OF_A_TENSOR)
+    assert (9, "SL105") in codes and (10, "SL105") not in codes

@@ -36,7 +36,7 @@ class RoiPool(function.Function):
             batch = int(box_batch[n])  # expect: SL105
             start = boxes[n, 0] * 0.5  # expect: SL101
             stop = boxes[n, 2] * 0.5  # expect: SL101
-            size = max(stop - start, 1.0)
+            size = max(stop - start, 1.0)  # expect: SL105
             steps = int(numpy.ceil(size))  # expect: SL105
             best = self.table[n, 0, row, col]  # expect: SL101
             if best != -1:  # expect: SL105
@@ -103,7 +103,7 @@ class Align(function.Function):
         top = grads[0]
         out = numpy.zeros(data.shape, dtype=top.dtype)
         for n in range(boxes.shape[0]):  # expect: SL104
-            height = max(boxes[n, 2] - boxes[n, 0], 1.0)  # expect: SL101
+            height = max(boxes[n, 2] - boxes[n, 0], 1.0)  # expect: SL101 SL105
             grid = int(numpy.ceil(height)) if self.ratio is None else self.ratio  # expect: SL105
             for iy in range(grid):  # expect: SL104
                 out[0, 0, iy, n] += top[n, 0, 0, 0]  # expect: SL102 SL101
