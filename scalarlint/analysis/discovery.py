@@ -68,6 +68,18 @@ class ClassTable:
         return out
 
 
+def subclass_table(indexes: list[ModuleIndex]) -> dict[str, list[tuple[ModuleIndex, str]]]:
+    """Dotted class name -> the tree's classes that inherit from it (directly or not)."""
+    table = ClassTable(indexes)
+    out: dict[str, list[tuple[ModuleIndex, str]]] = {}
+    for index in indexes:
+        for qual, entry in index.classes.items():
+            for dotted, ancestor in table.ancestors(index, entry):
+                if ancestor is not None:
+                    out.setdefault(dotted, []).append((index, qual))
+    return out
+
+
 def _names(dotted: str, wanted: str) -> bool:
     return dotted == wanted or dotted.endswith("." + wanted) or wanted.endswith("." + dotted)
 

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods
+from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods, subclass_table
 from scalarlint.analysis.dynamic_dispatch import MethodTable
 from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
@@ -75,6 +75,7 @@ def display_key(index: ModuleIndex, key: str) -> str:
 
 # Methods of a rule class that do no array work: construction and input validation
 # (chainer's ``check_type_forward`` compares type descriptions, not arrays).
+MAX_OVERRIDES = 64  # a base method calling self.m(): the subclasses that define m (pydynet has ~40 operators)
 NOT_ARRAY_WORK = ("__init__", "check_type", "_check", "validate", "__repr__", "__str__")
 
 
@@ -86,6 +87,7 @@ class Project:
             self.by_module.setdefault(index.module, index)
         self.indexes = indexes
         self._methods: MethodTable | None = None  # built on the first call no index resolves
+        self._subclasses: dict[str, list[tuple[ModuleIndex, str]]] | None = None  # built on the first self.m() call
 
     def _dispatched(self, index: ModuleIndex, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
@@ -94,6 +96,18 @@ class Project:
         if self._methods is None:
             self._methods = MethodTable(self.indexes, self.resolve_dotted)
         return self._methods.candidates(index, call)
+
+    def _overrides(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
+        """``self.forward_(x)`` in a base class's method runs the subclass's ``forward_``: the
+        overrides of that method in the tree's subclasses of the caller's class (when few)."""
+        owner = index.functions[caller].class_name
+        if len(call) != 2 or call[0] != "self" or owner is None:
+            return []
+        if self._subclasses is None:
+            self._subclasses = subclass_table(self.indexes)
+        dotted = f"{index.module}.{owner}" if index.module else owner
+        found = [(i, f"{qual}.{call[1]}") for i, qual in self._subclasses.get(dotted, []) if f"{qual}.{call[1]}" in i.functions]
+        return found if len(found) <= MAX_OVERRIDES else []
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[ModuleIndex, str] | None:
         if depth > 3:
@@ -200,7 +214,9 @@ class Project:
             array_calls: list[str] = []
             for call in index.functions[key].calls:
                 found = self.resolve_call(index, key, call)
-                for callee_index, callee in [found] if found is not None else self._dispatched(index, call):
+                overrides = self._overrides(index, key, call)
+                callees = [found, *overrides] if found is not None else overrides or self._dispatched(index, call)
+                for callee_index, callee in callees:
                     if found is not None and callee_index is not index and callee_index.functions[callee].returns_array:
                         array_calls.append(".".join(call))
                     seen = out[callee_index.path]

@@ -1088,3 +1088,30 @@ def test_the_text_of_a_tensor_is_written_on_the_host(tmp_path: Path) -> None:
     """str(evals) copies the tensor to the host to write its digits; printing a shape does not."""
     codes = _codes(tmp_path, TEXT_OF_A_TENSOR)
     assert (9, "SL105") in codes and (10, "SL105") not in codes
+
+
+OVERRIDDEN_STEP = '''\
+import numpy as np
+
+
+class Function:
+    def forward(self, x):
+        return self.forward_(x)
+
+    def backward(self, grad):
+        return grad
+
+
+class Sigmoid(Function):
+    def forward_(self, x):
+        out = np.zeros(x.shape, dtype=x.dtype)
+        out[x > 0] = 1 / (1 + np.exp(-x[x > 0]))
+        return out
+'''
+
+
+def test_a_base_method_reaches_the_overrides_it_calls(tmp_path: Path) -> None:
+    """Function.forward calls self.forward_(x): what runs is the subclass's forward_, so it is
+    checked (an own-base engine's operators)."""
+    codes = _codes(tmp_path, OVERRIDDEN_STEP)
+    assert (15, "SL106") in codes
