@@ -11,6 +11,7 @@ no other evidence is an array; one of a helper or a lambda probably is.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -63,6 +64,10 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
         annotated = annotation_kind(param.annotation.annotation)
         if annotated.is_host_int and isinstance(func, cst.FunctionDef) and _mapped_by_jax(func):
             return K.Kind(Tag.DEVICE_SCALAR)  # ``r: int`` of a vmapped function is a tracer: x[r] gathers
+        if annotated.tag is Tag.ARRAY and annotated.rank is None and isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):
+            passed = inf.calls.argument_kind(func, params, param)
+            if passed is not None and passed.tag is Tag.ARRAY and passed.rank is not None:
+                return replace(annotated, rank=passed.rank)  # ``lower: NDArray``: the callers pass rank-1 arrays
         return annotated
     if param.default is not None:
         default = inf.kind(param.default)

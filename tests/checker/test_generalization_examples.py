@@ -1115,3 +1115,33 @@ def test_a_base_method_reaches_the_overrides_it_calls(tmp_path: Path) -> None:
     checked (an own-base engine's operators)."""
     codes = _codes(tmp_path, OVERRIDDEN_STEP)
     assert (15, "SL106") in codes
+
+
+ANNOTATED_HELPER = '''\
+import numpy as np
+from numpy.typing import NDArray
+
+
+def _solve(lower: NDArray, diag: NDArray, rhs: NDArray) -> NDArray:
+    n, _ = rhs.shape
+    for i in range(1, n):
+        rhs[i, :] -= lower[i] / diag[i - 1]
+    return rhs
+
+
+def rrule_tridiagonal(x):
+    lower = np.zeros(len(x))
+    diag = np.ones(len(x))
+    y = _solve(lower, diag, np.zeros((len(x), 2)))
+
+    def pullback(dy):
+        return (dy,)
+    return y, pullback
+'''
+
+
+def test_callers_tell_the_rank_an_array_annotation_leaves_open(tmp_path: Path) -> None:
+    """``lower: NDArray`` says array, not rank: every caller passes a rank-1 array, so
+    ``lower[i]`` is one element."""
+    codes = _codes(tmp_path, ANNOTATED_HELPER)
+    assert codes.count((8, "SL101")) == 2 and (8, "SL102") not in codes
