@@ -245,7 +245,10 @@ class Inference:
         if isinstance(value, cst.Name) and value.value in ("self", "cls", "ctx"):
             return False
         indices = self.index_kinds(node)
-        return bool(indices) and all(k.is_host_int for k in indices) and any(k.origin >= Origin.DATA for k in indices)
+        if not indices:
+            return False
+        walks = Origin.STRUCTURAL if len(indices) >= 3 else Origin.DATA  # dZ[m, i, j, c] in a loop nest over a shape
+        return all(k.is_host_int for k in indices) and any(k.origin >= walks for k in indices)
 
     def _is_element(self, base: Kind, indices: list[Kind]) -> bool:
         """Rank known: every axis indexed. Unknown: two or more ints, an int parameter

@@ -109,7 +109,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             )
         return
     if name is not None and len(name) == 1 and name[0] in TEXT_CONVERTERS and args:
-        shown = next((a for a in args if _device_data(a, ctx)), None)
+        shown = next((a for a in args if _device_data(a, ctx) and not _narrowed_to_host(a, node, ctx)), None)
         if shown is not None:
             yield Finding(
                 INFO.code,
@@ -225,7 +225,7 @@ ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")
 
 def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
     """``if isinstance(value, numpy.generic): return value.item()``: inside a test that names
-    no array type, the value is host data."""
+    no array type, the value is host data; likewise inside ``if numpy.isscalar(value):``."""
     if not isinstance(value, cst.Name):
         return False
     child, parent = use, ctx.parents.get(use)
@@ -235,6 +235,10 @@ def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckCon
             if isinstance(test, cst.Call) and call_name(test.func) == ["isinstance"] and len(test.args) == 2:
                 subject, types = test.args[0].value, ctx.source_of(test.args[1].value)
                 if isinstance(subject, cst.Name) and subject.value == value.value and not any(t in types for t in ARRAY_TYPE_NAMES):
+                    return True
+            if isinstance(test, cst.Call) and (call_name(test.func) or [""])[-1] == "isscalar" and len(test.args) == 1:
+                subject = test.args[0].value
+                if isinstance(subject, cst.Name) and subject.value == value.value:
                     return True
         child, parent = parent, ctx.parents.get(parent)
     return False

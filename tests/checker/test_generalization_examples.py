@@ -1145,3 +1145,45 @@ def test_callers_tell_the_rank_an_array_annotation_leaves_open(tmp_path: Path) -
     ``lower[i]`` is one element."""
     codes = _codes(tmp_path, ANNOTATED_HELPER)
     assert codes.count((8, "SL101")) == 2 and (8, "SL102") not in codes
+
+
+def test_text_of_a_value_narrowed_to_a_host_scalar_is_left_alone(tmp_path: Path) -> None:
+    """``if numpy.isscalar(value): return str(value)``: inside that test the value is host data."""
+    text = TEXT_OF_A_TENSOR.replace(
+        '            raise ValueError("degenerate: %s" % str(evals))',
+        '            if numpy.isscalar(evals):\n                raise ValueError("degenerate: %s" % str(evals))',
+    ).replace("import torch\n", "import numpy\nimport torch\n")
+    codes = _codes(tmp_path, text)
+    assert (11, "SL105") not in codes and (10, "SL105") not in codes
+
+
+LOOP_NEST_OVER_A_SHAPE = '''\
+import numpy as np
+
+
+class LayerBase:
+    def forward(self, z): ...
+    def backward(self, out): ...
+
+
+class Conv2D(LayerBase):
+    def backward(self, dLdy):
+        for dy in dLdy:
+            n_ex, out_rows, out_cols, out_ch = dy.shape
+            dZ = self.act_fn.grad(dy)
+            for m in range(n_ex):
+                for i in range(out_rows):
+                    for j in range(out_cols):
+                        for c in range(out_ch):
+                            kernel = dZ[m, i, j, c]
+                            self.db[c] += kernel
+'''
+
+
+def test_three_or_more_loop_indices_pick_one_element(tmp_path: Path) -> None:
+    """dZ[m, i, j, c] inside a loop nest over a shape: three or more host ints walking the
+    dimensions pick one element even where dZ cannot be typed; two may pick a row."""
+    config_text = LOOP_NEST_OVER_A_SHAPE
+    codes = _codes(tmp_path, config_text)
+    assert (18, "SL101") in codes
+    assert (18, "SL101") not in _codes(tmp_path, config_text.replace("dZ[m, i, j, c]", "dZ[m, i]"))
