@@ -306,8 +306,23 @@ class Inference:
                 kinds += [self.kind(value.body), self.kind(value.orelse)]
             else:
                 kinds.append(self._assignment_kind(ref, bound, scope))
-        data = [k for k in kinds if k.is_host_int and k.origin >= least]
-        return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) for k in kinds)
+        data = [k for k in kinds if (k.is_host_int and k.origin >= least) or _is_element_kind(k)]
+        return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) or _is_element_kind(k) for k in kinds)
+
+    def may_be_element(self, value: cst.BaseExpression) -> bool:
+        """``grid = self.ratio`` on one branch and ``numpy.ceil(height / n)`` on the other: on
+        some path the name holds one element of a device array (elsewhere a setting or unknown),
+        so testing it waits for the device on that path."""
+        if self.is_element_value(value):
+            return True
+        if not isinstance(value, cst.Name) or self.kind(value).tag is not Tag.UNKNOWN:
+            return False
+        scope = self.scopes.get(value)
+        referents = self._referents(value, scope)
+        if not referents:
+            return False
+        kinds = [self._assignment_kind(ref, value, scope) for ref in self.flow.reaching(value, referents)]
+        return any(_is_element_kind(k) for k in kinds) and all(k.tag in (Tag.UNKNOWN, Tag.HOST_INT) or _is_element_kind(k) for k in kinds)
 
     # -- dispatch ------------------------------------------------------------------------
     def _infer(self, node: cst.BaseExpression) -> Kind:
@@ -542,6 +557,10 @@ class Inference:
             rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
+
+def _is_element_kind(kind: Kind) -> bool:
+    return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt and not kind.boolean
+
 
 def _counts_data(bound: Kind, least: Origin) -> bool:
     """A range bound that counts data: a data-derived host int, or a length read from the

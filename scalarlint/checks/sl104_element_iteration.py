@@ -24,7 +24,8 @@ the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`
 `iter` applied to an array.
 
 Element loops too: `for i in range(x.size)`, `range(len(x))`, `range(n)` with `n` from a
-shape, `np.ndindex(x.shape)`, and comprehensions over them, whose body reads or writes single
+shape, `np.ndindex(x.shape)`, comprehensions over them and `while i < n:` counting up to such
+a bound (or to an element of the data), whose body reads or writes single
 elements. They are reported once, at the loop header, naming the arrays; the element accesses
 inside keep their own findings (SL101, SL102, SL105). Loops over axes, layers, kernel taps or
 other small structural counts, and loops whose body handles rows or slabs, are not element
@@ -48,7 +49,7 @@ The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x
 """,
 )
 
-NODE_TYPES = (cst.For, cst.CompFor, cst.Call, cst.StarredElement, cst.Assign)
+NODE_TYPES = (cst.For, cst.CompFor, cst.While, cst.Call, cst.StarredElement, cst.Assign)
 
 # Builtins that only make sense on numbers: worth reporting even for a parameter that is an
 # array only by assumption (it might be a tuple; ``sum``/``max`` of it still suggests data).
@@ -69,6 +70,9 @@ def _iterated_arrays(iterable: cst.BaseExpression, ctx: CheckContext) -> list[cs
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if ctx.is_claimed(node):
+        return
+    if isinstance(node, cst.While):
+        yield from _element_loop(node, ctx)
         return
     if isinstance(node, (cst.For, cst.CompFor)):
         arrays = _iterated_arrays(node.iter, ctx)
@@ -160,11 +164,26 @@ def _counts_elements(iterable: cst.BaseExpression, ctx: CheckContext) -> bool:
     return False
 
 
-def _element_loop(node: cst.For | cst.CompFor, ctx: CheckContext) -> Iterable[Finding]:
+def _counts_up_to_data(test: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``while iy < roi_bin_grid_h:``: a counter compared with a bound that counts data (a
+    data size, or an element of the data on some path), the ``while`` form of ``range``."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    if not isinstance(test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual)) or not isinstance(test.left, cst.Name):
+        return False
+    bound = test.comparisons[0].comparator
+    return ctx.inference.may_count_data(bound, Origin.DATA) or ctx.inference.is_element_value(bound)
+
+
+def _element_loop(node: cst.For | cst.CompFor | cst.While, ctx: CheckContext) -> Iterable[Finding]:
     """A loop over data sizes whose body touches single elements: one trip per element."""
-    if not _counts_elements(node.iter, ctx):
+    header = node.test if isinstance(node, cst.While) else node.iter
+    if isinstance(node, cst.While):
+        if not _counts_up_to_data(node.test, ctx):
+            return
+    elif not _counts_elements(node.iter, ctx):
         return
-    body: cst.CSTNode = node.body if isinstance(node, cst.For) else ctx.parents.get(node, node)
+    body: cst.CSTNode = node.body if isinstance(node, (cst.For, cst.While)) else ctx.parents.get(node, node)
     accesses = element_accesses(body, ctx)
     if isinstance(node, cst.CompFor):
         accesses = [a for a in accesses if not is_inside(a, node.iter, ctx.parents)]
@@ -178,7 +197,7 @@ def _element_loop(node: cst.For | cst.CompFor, ctx: CheckContext) -> Iterable[Fi
     shown = ", ".join(f"`{n}`" for n in names[:3]) + (", ..." if len(names) > 3 else "")
     yield Finding(
         INFO.code,
-        node.iter,  # the loop header, not the whole loop: editors underline one line
+        header,  # the loop header, not the whole loop: editors underline one line
         f"element loop over {shown}: runs once per element, each trip a kernel launch and often a sync; "
         "write it as whole-array operations",
         Severity.ERROR,

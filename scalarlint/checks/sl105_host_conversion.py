@@ -282,7 +282,7 @@ def _tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> 
     """``if length <= 0:`` where ``length`` is one element: Python waits for it (a sync).
     A test that reads the element itself (``if x[i] > 0:``) is SL101's finding."""
     test = node.test
-    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx):
+    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx) and not _compares_an_element(test, ctx):
         return
     if any(isinstance(n, cst.Subscript) and ctx.inference.selects_element(n) for n in walk(test)):
         return
@@ -320,6 +320,17 @@ def _is_array_parameter(node: cst.BaseExpression, ctx: CheckContext) -> bool:
     with two elements, a solve helper's 0-d ``A``. Values unpacked from residual tuples may be
     reduction results (SL107's one sync), so they are left alone."""
     return isinstance(node, cst.Name) and ctx.inference.kind(node).is_array and ctx.inference.parameter_of(node) is not None
+
+
+def _compares_an_element(test: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``while iy < grid_h:`` with ``grid_h`` one element on some path (``numpy.ceil`` of an
+    element) and unknown on the others: the comparison waits for the device on that path."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    operands = (test.left, test.comparisons[0].comparator)
+    if any(is_python_marker(o) for o in operands):
+        return False
+    return any(isinstance(o, cst.Name) and ctx.inference.may_be_element(o) for o in operands)
 
 
 def _is_element_operand(test: cst.BaseExpression, ctx: CheckContext) -> bool:

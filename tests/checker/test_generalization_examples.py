@@ -1187,3 +1187,41 @@ def test_three_or_more_loop_indices_pick_one_element(tmp_path: Path) -> None:
     codes = _codes(tmp_path, config_text)
     assert (18, "SL101") in codes
     assert (18, "SL101") not in _codes(tmp_path, config_text.replace("dZ[m, i, j, c]", "dZ[m, i]"))
+
+
+WHILE_OVER_A_GRID = '''\
+import numpy
+from chainer import function
+
+
+class ROIAlign(function.Function):
+    def __init__(self, sampling_ratio=0):
+        self.sampling_ratio = sampling_ratio
+
+    def forward_cpu(self, inputs):
+        data, rois = inputs
+        out = numpy.zeros(len(rois))
+        for n in range(len(rois)):
+            height = rois[n, 3] - rois[n, 1]
+            if self.sampling_ratio > 0:
+                grid = self.sampling_ratio
+            else:
+                grid = numpy.ceil(height / 2)
+            iy = 0
+            while iy < grid:
+                out[n] += data[0, 0, iy, n]
+                iy += 1
+        return (out,)
+
+    def backward(self, inputs, grads):
+        return grads
+'''
+
+
+def test_a_while_loop_counting_up_to_an_element_of_the_data(tmp_path: Path) -> None:
+    """while iy < grid with grid an element of the rois on one branch: the test syncs (SL105),
+    and the loop runs once per step of the data with element accesses (SL104)."""
+    codes = _codes(tmp_path, WHILE_OVER_A_GRID)
+    assert (19, "SL104") in codes and (19, "SL105") in codes
+    fixed = WHILE_OVER_A_GRID.replace("grid = numpy.ceil(height / 2)", "grid = 4")
+    assert (19, "SL104") not in _codes(tmp_path, fixed) and (19, "SL105") not in _codes(tmp_path, fixed)
