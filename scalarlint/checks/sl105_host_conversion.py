@@ -84,7 +84,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if name is not None and len(name) == 1 and name[0] in CONVERTERS and len(args) == 1:
         inner = args[0]
         element = isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True)
-        if element or ctx.inference.is_element_value(inner):
+        if element or ctx.inference.may_be_element(inner):
             ctx.claim(inner)
             yield Finding(
                 INFO.code,

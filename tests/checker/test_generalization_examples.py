@@ -1225,3 +1225,15 @@ def test_a_while_loop_counting_up_to_an_element_of_the_data(tmp_path: Path) -> N
     assert (19, "SL104") in codes and (19, "SL105") in codes
     fixed = WHILE_OVER_A_GRID.replace("grid = numpy.ceil(height / 2)", "grid = 4")
     assert (19, "SL104") not in _codes(tmp_path, fixed) and (19, "SL105") not in _codes(tmp_path, fixed)
+
+
+def test_int_of_a_name_that_holds_an_element_on_some_path(tmp_path: Path) -> None:
+    """y = start + step (elements), then ``if y <= 0: y = 0``, then int(y): on the path that
+    keeps the element, int() waits for the device."""
+    text = WHILE_OVER_A_GRID.replace(
+        "                out[n] += data[0, 0, iy, n]\n",
+        "                y = rois[n, 1] + iy\n                if y <= 0:\n                    y = 0\n                out[n] += int(y)\n",
+    )
+    codes = _codes(tmp_path, text)
+    assert (23, "SL105") in codes
+    assert (23, "SL105") not in _codes(tmp_path, text.replace("y = rois[n, 1] + iy", "y = iy"))
