@@ -2,8 +2,8 @@
 
 ``B, C, H, W = x.shape`` says ``x`` has rank 4; ``assert x.ndim == 1`` and
 ``if x.ndim != 1: raise ...`` say rank 1 from there on; ``if x.ndim == 2:`` says rank 2 inside
-its body. The facts are collected once per function (a plain walk) and consulted when a name's
-own origin leaves its rank unknown. They are keyed by name and bounded by the region they hold
+its body; ``x[0, i, :50]`` says rank 3 at least. The facts are collected once per function (a
+plain walk) and consulted when a name's own origin leaves its rank unknown. They are keyed by name and bounded by the region they hold
 in, so a guard's body does not leak into its ``else``.
 """
 
@@ -48,6 +48,12 @@ def _rank_test(test: cst.BaseExpression) -> tuple[str, int, bool] | None:
     return None
 
 
+def _widens(element: cst.SubscriptElement) -> bool:
+    """``...`` or ``None`` in an index: the number of indices no longer bounds the rank."""
+    value = element.slice.value if isinstance(element.slice, cst.Index) else None
+    return isinstance(value, cst.Ellipsis) or (isinstance(value, cst.Name) and value.value == "None")
+
+
 def _raises(block: cst.BaseSuite) -> bool:
     return any(isinstance(n, cst.Raise) for n in walk(block))
 
@@ -58,6 +64,7 @@ class RankEvidence:
     def __init__(self, parents: dict[cst.CSTNode, cst.CSTNode]) -> None:
         self.parents = parents
         self._by_function: dict[cst.CSTNode, dict[str, list[tuple[int, cst.CSTNode]]]] = {}
+        self._widths: dict[cst.CSTNode, dict[str, int]] = {}
 
     def _facts(self, function: cst.CSTNode) -> dict[str, list[tuple[int, cst.CSTNode]]]:
         cached = self._by_function.get(function)
@@ -92,6 +99,24 @@ class RankEvidence:
                     facts[name].append((rank, function))
         self._by_function[function] = facts
         return facts
+
+    def least_rank(self, name: str, use: cst.CSTNode) -> int:
+        """The most axes ``name`` is indexed on anywhere in the function around ``use`` (0 if
+        never): ``x[0, i, :50]`` needs rank 3. Accesses with ``...`` or ``None`` are skipped."""
+        function = self.parents.get(use)
+        while function is not None and not isinstance(function, (cst.FunctionDef, cst.Lambda)):
+            function = self.parents.get(function)
+        if function is None:
+            return 0
+        widths = self._widths.get(function)
+        if widths is None:
+            widths = {}
+            for node in walk(function):
+                if type(node) is cst.Subscript and type(node.value) is cst.Name and not any(_widens(e) for e in node.slice):  # type: ignore[attr-defined]
+                    name_of = node.value.value  # type: ignore[attr-defined]
+                    widths[name_of] = max(widths.get(name_of, 0), len(node.slice))  # type: ignore[attr-defined]
+            self._widths[function] = widths
+        return widths.get(name, 0)
 
     def rank_of(self, name: str, use: cst.CSTNode) -> int | None:
         region = self.parents.get(use)

@@ -194,13 +194,15 @@ class Inference:
         if self._used_as_an_array(node):
             return False  # x[i].shape, x[i].reshape(...): a row or a slab, not one element
         base = self.kind(node.value)
-        if base.tag is Tag.UNKNOWN and self._indexed_like_an_array(node):
+        if base.tag is Tag.UNKNOWN and self._indexed_like_an_array(node) and not self._indexed_deeper(node):
             return True
         if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
             return False  # host bookkeeping (offset tables built with NumPy) is no device data
         indices = self.index_kinds(node)
         if not indices or not all(k.is_host_int or self._read_back_index(k) for k in indices):
             return False
+        if base.rank is None and self._indexed_deeper(node):
+            return False  # output[0, i] beside output[0, i, :50]: a row of a rank-3 array
         if self._is_element(base, indices) or converted:
             return True
         if base.rank is not None or base.doubt > Doubt.PARAMETER:
@@ -221,6 +223,11 @@ class Inference:
         else:
             return False
         return isinstance(target, cst.Subscript) and self.selects_element(target)
+
+    def _indexed_deeper(self, node: cst.Subscript) -> bool:
+        """``output[0, i]`` beside ``output[0, i, :50]``: the name has more axes than this
+        access indexes, so it picks a row (``RankEvidence.least_rank``)."""
+        return isinstance(node.value, cst.Name) and self.evidence.least_rank(node.value.value, node) > len(node.slice)
 
     def _read_back_index(self, index: Kind) -> bool:
         """An element of a device array used as an index where the framework reads it back to

@@ -1237,3 +1237,24 @@ def test_int_of_a_name_that_holds_an_element_on_some_path(tmp_path: Path) -> Non
     codes = _codes(tmp_path, text)
     assert (23, "SL105") in codes
     assert (23, "SL105") not in _codes(tmp_path, text.replace("y = rois[n, 1] + iy", "y = iy"))
+
+
+INDEXED_DEEPER = '''\
+import torch
+
+
+class Dynamics(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, output, reference):
+        for i in range(output.shape[1]):
+            if torch.norm(output[0, i] - reference[0, i]) > 1e-6:
+                print(output[0, i, :50])
+        return output
+'''
+
+
+def test_a_name_indexed_on_more_axes_elsewhere_gives_rows(tmp_path: Path) -> None:
+    """output[0, i] beside output[0, i, :50]: output has three axes or more, so two ints pick a
+    row; reference, indexed nowhere deeper, may have two, so reference[0, i] stays an element."""
+    codes = _codes(tmp_path, INDEXED_DEEPER)
+    assert codes.count((8, "SL101")) == 1
