@@ -1258,3 +1258,28 @@ def test_a_name_indexed_on_more_axes_elsewhere_gives_rows(tmp_path: Path) -> Non
     row; reference, indexed nowhere deeper, may have two, so reference[0, i] stays an element."""
     codes = _codes(tmp_path, INDEXED_DEEPER)
     assert codes.count((8, "SL101")) == 1
+
+
+NUMPY_FUNCTION_IN_A_GRADIENT = '''\
+import numpy as np
+import tensorflow as tf
+
+
+def _gate(r, cutoff):
+    return np.eye(cutoff) * r
+
+
+@tf.custom_gradient
+def gate(r, cutoff):
+    out = tf.numpy_function(_gate, [r, cutoff], tf.complex128)
+
+    def grad(dy):
+        return dy, None
+    return out, grad
+'''
+
+
+def test_numpy_function_in_a_tensorflow_rule_copies_to_the_host(tmp_path: Path) -> None:
+    """tf.numpy_function runs Python on host copies of its tensor arguments: a sync each call."""
+    codes = _codes(tmp_path, NUMPY_FUNCTION_IN_A_GRADIENT)
+    assert (11, "SL105") in codes

@@ -1,6 +1,8 @@
 """TensorFlow: ``@tf.custom_gradient`` functions return ``(y, grad)`` and both are rules;
 ``@tf.RegisterGradient("Op")`` (``ops.RegisterGradient``) registers ``grad(op, *grads)``.
-Tensors reach the host through ``.numpy()``."""
+Tensors reach the host through ``.numpy()``, and ``tf.numpy_function`` / ``tf.py_func`` run
+Python on host copies of their tensor arguments (``tf.py_function`` too, whose body then calls
+``.numpy()``, reported there)."""
 
 from scalarlint.analysis.frameworks.base import Framework
 
@@ -10,4 +12,5 @@ FRAMEWORK = Framework(
     rule_decorators=frozenset({"custom_gradient", "RegisterGradient", "recompute_grad"}),
     array_modules=("tf", "tensorflow", "tensorflow.experimental.numpy"),
     host_methods=frozenset({"numpy"}),
+    host_callbacks=frozenset({"numpy_function", "py_func"}),
 )
