@@ -147,6 +147,10 @@ def _states_rank(node: cst.CSTNode, names: list[str]) -> str | None:
 
 
 def _unknown_walk(sub: cst.Subscript, ctx: CheckContext) -> Reason:
+    if ctx.inference.kind(sub.value).tag is Tag.ARRAY:  # low_tier.literal_read_of_unknown_rank
+        return array_origin(ctx.inference, sub.value).then(
+            Reason(LOW, (f"`{code(sub.value)}` has an unknown number of axes: one literal index is one element only if it has one",))
+        )
     rule = ctx.function.name.value if isinstance(ctx.function, cst.FunctionDef) else "a rule"
     value = Reason(LOW, (f"`{code(sub.value)}`: a value the inference cannot follow, inside the rule `{rule}` "
                          "(rule bodies hold arrays unless proven otherwise)",))

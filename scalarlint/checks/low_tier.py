@@ -1,18 +1,24 @@
 """The low-confidence tier of SL101/SL102, reported only under ``--confidence low``.
 
-The inference reports nothing it cannot follow (precision first). Inside an AD rule's own body,
-though, one pattern is an element walk whenever the value is an array at all: ``v[i]`` with
-``i`` the variable of ``for i in range(len(v))`` (or ``range(v.shape[0])``, ``range(v.size(0))``)
-over that same ``v``. Rule bodies hold arrays unless proven otherwise, so such an access is
-worth showing to someone who asks for everything, and never at the default threshold. The
-checks call this only when the threshold is ``low``: a default run pays nothing for it.
+The inference reports nothing it cannot follow (precision first). Two patterns are worth showing
+to someone who asks for everything, and never at the default threshold:
+
+* inside an AD rule's own body, ``v[i]`` with ``i`` the variable of ``for i in range(len(v))``
+  (or ``range(v.shape[0])``, ``range(v.size(0))``) over that same ``v``: an element walk
+  whenever ``v`` is an array at all (rule bodies hold arrays unless proven otherwise);
+* a literal index of a device array whose rank nothing states (``interval[0]``,
+  ``t_span[-1]``): one element if the array has one axis, a row if it has more. Measured on the
+  labelled set (102 code bases) it finds 26 more true instances for 82 more near-miss hits,
+  which is why it waits for ``--confidence low``.
+
+The checks call this only when the threshold is ``low``: a default run pays nothing for it.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.kinds import Doubt, Origin, Tag
 from scalarlint.analysis.origins import range_walks
 from scalarlint.checks.base import CheckContext
 
@@ -48,6 +54,19 @@ def walks_unknown_by_length(sub: cst.Subscript, ctx: CheckContext) -> bool:
         if isinstance(loop, (cst.For, cst.CompFor)) and isinstance(loop.target, cst.Name) and loop.target.value == index.value.value:
             return range_walks(loop.iter, value)
     return False
+
+
+def literal_read_of_unknown_rank(sub: cst.Subscript, ctx: CheckContext) -> bool:
+    """The low tier: ``x[0]`` or ``x[-1]`` of a device array (certain or probable) whose rank the
+    inference cannot tell, read with one literal host int."""
+    inf = ctx.inference
+    if len(sub.slice) != 1 or ctx.is_store_target(sub):
+        return False
+    base = inf.kind(sub.value)
+    if base.tag is not Tag.ARRAY or base.rank is not None or base.doubt > Doubt.PARAMETER:
+        return False
+    indices = inf.index_kinds(sub)
+    return bool(indices) and indices[0].is_host_int and indices[0].origin == Origin.LITERAL
 
 
 def _guarded_as_container(sub: cst.Subscript, value: cst.BaseExpression, ctx: CheckContext) -> bool:

@@ -30,7 +30,9 @@ Reported as an error inside a loop over data, as a warning for a single access.
 Not flagged: indexing tuples, lists, dicts and `x.shape`; slices (`x[i:i+1]`, `x[i, :]`);
 integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel on CuPy and
 JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports in torch code);
-an int on the leading axis of an array of rank 2 or more (a row, not an element).
+an int on the leading axis of an array of rank 2 or more (a row, not an element). With
+`--confidence low` it also reports a literal index of an array whose rank nothing states
+(`t_span[0]`: an element if `t_span` has one axis), at confidence `low`.
 
 ## Example
 ```python
@@ -60,7 +62,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     unknown = False
     if not ctx.inference.selects_element(node):
-        unknown = low_tier.wanted(ctx) and low_tier.walks_unknown_by_length(node, ctx)
+        unknown = low_tier.wanted(ctx) and (low_tier.walks_unknown_by_length(node, ctx) or low_tier.literal_read_of_unknown_rank(node, ctx))
         if not unknown:
             return
     if _unpacked(node, ctx):

@@ -125,6 +125,28 @@ def test_the_low_tier_reports_an_unknown_value_walked_by_its_own_length_only_whe
     assert findings(as_row, confidence="low") == [] and findings(as_list, confidence="low") == []
 
 
+# A literal index of a cotangent whose rank nothing states: an element only if it has one axis.
+ENDPOINT = """\
+import torch
+
+
+class Span(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, grad, t_span):
+        t0 = t_span[0]
+        rows = grad.reshape(2, -1)
+        return rows[0] * t0, None
+"""
+
+
+def test_the_low_tier_reports_a_literal_read_of_an_array_of_unknown_rank_only_when_asked() -> None:
+    assert ("SL101", 7) not in {(d.code, d.location.row) for d in findings(ENDPOINT)}
+    read = at(findings(ENDPOINT, confidence="low"), "SL101", 7)
+    assert read.confidence is Confidence.LOW
+    assert any("unknown number of axes" in reason for reason in read.evidence)
+    assert ("SL101", 9) not in {(d.code, d.location.row) for d in findings(ENDPOINT, confidence="low")}  # rank 2: a row
+
+
 def test_json_carries_confidence_and_evidence_and_high_changes_the_exit_code(tmp_path: Path) -> None:
     (tmp_path / "rule.py").write_text(PARAMETER_ONLY, encoding="utf-8")
     code, out, _ = run(["check", "--no-cache", "--format", "json", "rule.py"], tmp_path)
