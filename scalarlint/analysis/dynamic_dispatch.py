@@ -38,12 +38,12 @@ VALUE_METHODS = frozenset({
     "sign", "size", "dim", "numel", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "view_as",
     "reshape_as", "nonzero", "take", "put", "diag", "diagonal", "trace", "conj", "real", "imag", "backward",
     "requires_grad_", "register_hook", "chunk", "unbind", "narrow", "flip", "roll", "where", "eq", "ne", "lt",
-    "gt", "le", "ge", "at", "set", "multiply", "divide", "sin", "cos", "tanh", "sigmoid", "relu", "softmax",
+    "gt", "le", "ge", "at", "multiply", "divide", "sin", "cos", "tanh", "sigmoid", "relu", "softmax",
     "log_softmax", "outer", "inner", "kron", "inverse", "inv", "det", "svd", "qr", "cholesky", "eig",
     "eigh", "lstsq", "swapaxes", "moveaxis", "ravel", "squeeze_", "unsqueeze_", "resize_", "copy_", "asnumpy",
     "asscalar", "as_in_context", "as_nd_ndarray", "get_shape", "set_shape", "assign", "assign_add", "value",
     "startswith", "endswith", "lower", "upper", "strip", "replace", "encode", "decode", "setdefault", "count",
-    "index", "find", "sub", "match", "search", "fit", "predict", "transform", "sample", "shape", "tree_flatten",
+    "index", "find", "match", "search", "fit", "predict", "transform", "sample", "shape", "tree_flatten",
 })
 
 

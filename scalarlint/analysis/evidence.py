@@ -3,8 +3,8 @@
 ``B, C, H, W = x.shape`` says ``x`` has rank 4; ``assert x.ndim == 1`` and
 ``if x.ndim != 1: raise ...`` say rank 1 from there on; ``if x.ndim == 2:`` says rank 2 inside
 its body; ``x[0, i, :50]`` says rank 3 at least. The facts are collected once per function (a
-plain walk) and consulted when a name's own origin leaves its rank unknown. They are keyed by name and bounded by the region they hold
-in, so a guard's body does not leak into its ``else``.
+plain walk) and consulted when a name's own origin leaves its rank unknown. They are keyed by
+name and bounded by the region they hold in, so a guard's body does not leak into its ``else``.
 """
 
 from __future__ import annotations

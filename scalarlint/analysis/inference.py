@@ -232,7 +232,7 @@ class Inference:
     def _read_back_index(self, index: Kind) -> bool:
         """An element of a device array used as an index where the framework reads it back to
         a host int (torch): the access then picks one element like a host int does."""
-        return index.tag is Tag.DEVICE_SCALAR and index.origin >= ELEMENT and not index.doubt and not index.boolean and self.namespaces.index_reads_host()
+        return _is_element_kind(index) and self.namespaces.index_reads_host()
 
     def _used_as_an_array(self, node: cst.Subscript) -> bool:
         parent = self.parents.get(node)
@@ -297,22 +297,11 @@ class Inference:
         return any(_counts_data(self.kind(a), least) for a in positional(call))
 
     def may_count_data(self, bound: cst.BaseExpression, least: Origin) -> bool:
-        """Some assignment reaching ``bound`` makes it a data size, and none says otherwise
-        (``grid = int(ceil(h / n)) if ratio is None else self.ratio[0]``): the other branches
-        are only unknown. Used to call a loop an element loop, never to call an index one."""
-        if not isinstance(bound, cst.Name):
-            return False
-        scope = self.scopes.get(bound)
-        referents = self._referents(bound, scope)
-        if not referents:
-            return False
-        kinds: list[Kind] = []
-        for ref in self.flow.reaching(bound, referents):
-            value = assigned_value(getattr(ref, "node", None), self.parents)
-            if isinstance(value, cst.IfExp):  # one assignment, two branches
-                kinds += [self.kind(value.body), self.kind(value.orelse)]
-            else:
-                kinds.append(self._assignment_kind(ref, bound, scope))
+        """Some assignment reaching ``bound`` makes it a data size (or an element of the data),
+        and none says otherwise (``grid = int(ceil(h / n)) if ratio is None else self.ratio[0]``):
+        the other branches are only unknown. Used to call a loop an element loop, never to call
+        an index one."""
+        kinds = self._reaching_kinds(bound)
         data = [k for k in kinds if (k.is_host_int and k.origin >= least) or _is_element_kind(k)]
         return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) or _is_element_kind(k) for k in kinds)
 
@@ -324,12 +313,24 @@ class Inference:
             return True
         if not isinstance(value, cst.Name) or self.kind(value).tag is not Tag.UNKNOWN:
             return False
-        scope = self.scopes.get(value)
-        referents = self._referents(value, scope)
-        if not referents:
-            return False
-        kinds = [self._assignment_kind(ref, value, scope) for ref in self.flow.reaching(value, referents)]
+        kinds = self._reaching_kinds(value)
         return any(_is_element_kind(k) for k in kinds) and all(k.tag in (Tag.UNKNOWN, Tag.HOST_INT) or _is_element_kind(k) for k in kinds)
+
+    def _reaching_kinds(self, name: cst.BaseExpression) -> list[Kind]:
+        """The kind of every assignment reaching ``name`` (both branches of a conditional
+        expression apart); empty for anything but a name with assignments."""
+        if not isinstance(name, cst.Name):
+            return []
+        scope = self.scopes.get(name)
+        referents = self._referents(name, scope)
+        kinds: list[Kind] = []
+        for ref in self.flow.reaching(name, referents) if referents else ():
+            value = assigned_value(getattr(ref, "node", None), self.parents)
+            if isinstance(value, cst.IfExp):  # one assignment, two branches
+                kinds += [self.kind(value.body), self.kind(value.orelse)]
+            else:
+                kinds.append(self._assignment_kind(ref, name, scope))
+        return kinds
 
     # -- dispatch ------------------------------------------------------------------------
     def _infer(self, node: cst.BaseExpression) -> Kind:
@@ -565,7 +566,9 @@ class Inference:
             return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
         return K.UNKNOWN
 
+
 def _is_element_kind(kind: Kind) -> bool:
+    """One element of a device array (not a reduction result, not a mask value)."""
     return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt and not kind.boolean
 
 

@@ -19,6 +19,7 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.frameworks import base as roles
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.scalar_use import NUMERIC_OPERATORS
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 
@@ -149,7 +150,7 @@ def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> boo
 
 
 SEQUENCE_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "remove", "sort", "reverse", "copy", "clear"})
-ARRAY_ONLY_OPERATORS = (cst.Subtract, cst.Divide, cst.Power, cst.MatrixMultiply, cst.FloorDivide)
+ARRAY_ONLY_OPERATORS = (*NUMERIC_OPERATORS, cst.MatrixMultiply)  # lists only add and repeat
 
 
 def _used_as_one_array(func: cst.CSTNode | None, name: str) -> bool:

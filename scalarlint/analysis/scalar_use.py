@@ -108,6 +108,7 @@ def _arithmetic_target(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTN
 
 INDEX_ARITHMETIC = (cst.FloorDivide, cst.Modulo, cst.Add, cst.Subtract, cst.Multiply)
 ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation)
+NUMERIC_OPERATORS = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power)  # what strings and lists lack
 
 
 def arithmetic_top(node: cst.BaseExpression, parents: Mapping[cst.CSTNode, cst.CSTNode], numeric_only: bool = False) -> cst.BaseExpression:
@@ -125,9 +126,6 @@ def _numeric_only(operation: cst.CSTNode) -> bool:
     if isinstance(operation, cst.UnaryOperation):
         return isinstance(operation.operator, cst.Minus)
     return isinstance(operation, cst.BinaryOperation) and isinstance(operation.operator, NUMERIC_OPERATORS)
-
-
-NUMERIC_OPERATORS = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power)
 
 
 def _operand_of(node: cst.CSTNode, operation: cst.CSTNode) -> bool:

@@ -164,7 +164,6 @@ def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-
 def _jax_update(node: cst.Subscript, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
     """``x.at[i].set(v)``, ``x.at[i].add(v)``: JAX's functional write of what ``x.at[i]`` selects."""
     if jax_at_base(node) is None:

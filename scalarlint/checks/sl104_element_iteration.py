@@ -177,11 +177,11 @@ def _counts_up_to_data(test: cst.BaseExpression, ctx: CheckContext) -> bool:
 
 def _element_loop(node: cst.For | cst.CompFor | cst.While, ctx: CheckContext) -> Iterable[Finding]:
     """A loop over data sizes whose body touches single elements: one trip per element."""
-    header = node.test if isinstance(node, cst.While) else node.iter
     if isinstance(node, cst.While):
-        if not _counts_up_to_data(node.test, ctx):
-            return
-    elif not _counts_elements(node.iter, ctx):
+        header, counts = node.test, _counts_up_to_data(node.test, ctx)
+    else:
+        header, counts = node.iter, _counts_elements(node.iter, ctx)
+    if not counts:
         return
     body: cst.CSTNode = node.body if isinstance(node, (cst.For, cst.While)) else ctx.parents.get(node, node)
     accesses = element_accesses(body, ctx)
