@@ -1,12 +1,19 @@
-"""What a function of the checked tree returns, as far as its own text says: an array.
+"""What a function of the checked tree returns, as far as its own text says: an array, or a
+tuple whose parts are arrays.
 
-The project index records it per function (``FunctionEntry.returns_array``) so that a call to a
-helper of another module counts as an array in the caller's file, which the second pass reads
-alone. Only two kinds of evidence: a return annotation naming an array type, and every
-``return`` being a call of an array package's function.
+The project index records it per function (``FunctionEntry.returns_array`` and
+``return_parts``) so that a call to a helper of another module counts as an array in the
+caller's file, which the second pass reads alone. Only plain evidence: a return annotation
+naming an array type, or every ``return`` handing back an array package's result, directly or
+through a name the function binds only to such results (``c = torch.tensor([0., .5, 1.])``
+... ``return (c, a, bsol)``).
 """
 
 from __future__ import annotations
+
+import ast
+
+from scalarlint.analysis.rule_decorators import dotted_name
 
 ARRAY_PACKAGES = frozenset({"numpy", "jax", "torch", "cupy", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
 NOT_ARRAY_RESULTS = frozenset({"shape", "ndim", "size", "is_tensor", "is_available", "is_grad_enabled", "dtype", "device",
@@ -28,3 +35,77 @@ def array_package_call(func: str, imports: dict[str, str]) -> bool:
     if not rest or rest.rsplit(".", 1)[-1] in NOT_ARRAY_RESULTS:
         return False
     return imports.get(head, "").split(".")[0] in ARRAY_PACKAGES
+
+
+# What a returned value is, as the index writes it down: a part of a returned tuple or the whole.
+ARRAY, VECTOR, ARRAYS, VECTORS, OTHER = "array", "vector", "arrays", "vectors", ""
+VECTOR_BUILDERS = frozenset({"linspace", "arange", "logspace"})
+LITERAL_CONVERTERS = frozenset({"tensor", "array", "asarray", "as_tensor", "constant"})
+
+
+class ReturnedArrays:
+    """One function's names bound to array results, and what each of its ``return``s hands back."""
+
+    def __init__(self, imports: dict[str, str]) -> None:
+        self.imports = imports
+        self.names: dict[str, str] = {}
+        self.returns: list[str | tuple[str, ...]] = []
+
+    def note_assignment(self, target: ast.expr, value: ast.expr) -> None:
+        if not isinstance(target, ast.Name):
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    self.names[name.id] = OTHER  # unpacked: nothing known about each part
+            return
+        part = self.part(value)
+        known = self.names.get(target.id)
+        if known is not None and known != part:
+            part = ARRAY if {known, part} <= {ARRAY, VECTOR} else OTHER
+        self.names[target.id] = part
+
+    def note_return(self, value: ast.expr | None) -> None:
+        if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+            self.returns.append(tuple(self.part(e) for e in value.elts))
+        else:
+            self.returns.append(self.part(value) if value is not None else OTHER)
+
+    def part(self, value: ast.expr) -> str:
+        if isinstance(value, ast.Name):
+            return self.names.get(value.id, OTHER)
+        if isinstance(value, ast.Call):
+            func = dotted_name(value.func)
+            if not array_package_call(func, self.imports):
+                return OTHER
+            last = func.rsplit(".", 1)[-1]
+            flat = bool(value.args) and isinstance(value.args[0], (ast.List, ast.Tuple)) and all(_is_number(e) for e in value.args[0].elts)
+            return VECTOR if last in VECTOR_BUILDERS or (last in LITERAL_CONVERTERS and flat) else ARRAY
+        if isinstance(value, (ast.List, ast.Tuple)) and value.elts:
+            parts = {self.part(e) for e in value.elts}
+            return VECTORS if parts == {VECTOR} else ARRAYS if parts <= {ARRAY, VECTOR} else OTHER
+        return OTHER
+
+    def whole_array(self) -> bool:
+        """Every ``return`` hands back one array."""
+        return bool(self.returns) and all(r in (ARRAY, VECTOR) for r in self.returns)
+
+    def tuple_parts(self) -> tuple[str, ...]:
+        """What each position of the returned tuple holds, where every ``return`` hands back a
+        tuple of one length; ``()`` otherwise or where no position holds arrays."""
+        if not self.returns or not all(isinstance(r, tuple) for r in self.returns):
+            return ()
+        lengths = {len(r) for r in self.returns}
+        if len(lengths) != 1:
+            return ()
+        parts = tuple(p[0] if len(set(p)) == 1 else OTHER for p in zip(*self.returns))
+        return parts if any(parts) else ()
+
+
+def _is_number(node: ast.expr) -> bool:
+    """``0.5``, ``-1``, ``1 / 6``: a number written out."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp):
+        return _is_number(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _is_number(node.left) and _is_number(node.right)
+    return False

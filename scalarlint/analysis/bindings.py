@@ -3,16 +3,18 @@
 ``a, (b, c) = value`` takes the part of ``value`` at its position; ``y, lo, hi = _bounds(p)``
 the matching part of what the helper returns; ``for i in range(len(x))`` a host int bounded by
 ``x``; ``for v in x`` one element (or a row) of ``x``; ``x0, y0, x1, y1 = rois[i]`` the
-elements of a row. The inference (``inference.py``) calls these for names it meets.
+elements of a row; ``c, a, bsol = self.tableau`` the parts of what the class assigned to it. The inference (``inference.py``) calls these for names it meets.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from scalarlint.analysis import kinds as K
+from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
 from scalarlint.analysis.kinds import Kind, Origin, Tag
 from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
 
@@ -70,6 +72,13 @@ def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: 
                 return inf.calls.return_kind(local, path[depth:], arity)
             if call_name(value.func) == ["divmod"]:
                 return inf.kind(value)
+            parts = inf.returned_parts(value)  # c, a, bsol = construct_rk4(dtype), from another module
+            if parts and len(path) - depth == 1 and position < len(parts):
+                return part_kind(parts[position])
+        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value in ("self", "ctx"):
+            assigned = inf.calls.unpack_attribute(value, path[depth:], arity)  # c, a, bsol = self.tableau
+            if assigned is not None:
+                return assigned
         container = inf.kind(value)
         if container.tag is Tag.ARRAY_SEQ and len(path) - depth == 1 and is_saved_access(value):
             saved = inf.calls.saved_kind(value, position)  # padding, = ctx.saved_tensors
@@ -83,6 +92,15 @@ def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: 
             return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)  # x0, y0, x1, y1 = rois[i]: a row's elements
         return element_of(container)
     return inf.kind(value)
+
+def part_kind(part: str) -> Kind:
+    """The kind of one part of a tuple another module's function returns (``array_returns``' words)."""
+    if part in (ARRAY, VECTOR):
+        return K.array(1 if part == VECTOR else None)
+    if part in (ARRAYS, VECTORS):
+        return replace(K.ARRAY_SEQ, rank=1 if part == VECTORS else None)  # the rank of each array held
+    return K.UNKNOWN
+
 
 def is_saved_access(value: cst.BaseExpression) -> bool:
     """``ctx.saved_tensors`` or ``ctx.saved_tensor()``: what a forward saved for its backward."""

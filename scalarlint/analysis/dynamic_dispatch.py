@@ -26,6 +26,13 @@ COMMON_METHODS = frozenset({
     "save_for_backward", "mark_dirty", "mark_non_differentiable", "set_materialize_grads", "log", "info",
     "warning", "debug", "error", "flatten", "transpose", "astype", "tolist", "detach", "clone", "zero_",
 })
+# The common names that arrays and containers answer to: no keyword makes them the tree's code
+# (``x.sum(dim=1)`` is a tensor's sum even where the tree defines one).
+CONTAINER_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "get", "set", "update", "items", "keys", "values", "copy", "clear", "add",
+    "remove", "reshape", "view", "sum", "mean", "max", "min", "to", "cpu", "cuda", "numpy", "item", "join", "split",
+    "format", "flatten", "transpose", "astype", "tolist", "detach", "clone", "zero_",
+})
 # What arrays, strings and dicts answer to: a local receiver calling one of these is most likely
 # one of them (``v.dot(w)``, ``x.mm(y)``, ``name.startswith("_")``), not an object of the tree.
 VALUE_METHODS = frozenset({
@@ -48,32 +55,45 @@ VALUE_METHODS = frozenset({
 
 
 class MethodTable:
-    """Methods of the checked tree's classes by name, with the top-level package they live in."""
+    """Methods of the checked tree's classes by name, and the functions handed over under a
+    keyword, with the top-level package they live in."""
 
     def __init__(self, indexes: list[ModuleIndex], resolve_dotted: Resolver) -> None:
-        self.by_name: dict[str, list[tuple[ModuleIndex, str]]] = {}
+        self.methods: dict[str, list[tuple[ModuleIndex, str]]] = {}
+        self.handed: dict[str, list[tuple[ModuleIndex, str]]] = {}
         for index in indexes:
             for key, entry in index.functions.items():
                 if entry.class_name and entry.parent is None:
-                    self.by_name.setdefault(entry.name, []).append((index, key))
+                    self.methods.setdefault(entry.name, []).append((index, key))
             for keyword, names in index.keyword_functions.items():
                 for name in dict.fromkeys(names):
                     found = (index, index.top_level[name]) if name in index.top_level else resolve_dotted(index.imports.get(name, ""))
                     if found is not None and found[0].functions[found[1]].class_name is None:
-                        self.by_name.setdefault(keyword, []).append(found)
+                        self.handed.setdefault(keyword, []).append(found)
 
-    def candidates(self, caller: ModuleIndex, target: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
-        """The methods ``self.attr.method(...)`` (or ``ctx.attr.method(...)``) may run: an object
-        the rule keeps on itself, whose class the index could not tell."""
+    def candidates(self, caller: ModuleIndex, target: tuple[str, ...], keywords: tuple[str, ...] = ()) -> list[tuple[ModuleIndex, str]]:
+        """The methods ``self.attr.method(...)`` (or ``ctx.attr.method(...)``, ``solver.method(...)``)
+        may run: an object whose class the index could not tell.
+
+        A name every container or layer has (``step``, ``build``) says nothing by itself; the
+        keywords a call names do (``solver.step(f, x, t, dt, k1=k1)`` fits only the solvers'
+        ``step``), and so does a function handed over under that very keyword
+        (``QuadratureOps(build=partial(build_integrand, ...))`` then ``ops.build(...)``)."""
         method = target[-1]
-        if method in COMMON_METHODS or method.startswith("__"):
-            return []
-        if len(target) == 3 and target[0] in RECEIVER_OWNERS:
-            limit = MAX_CANDIDATES
-        elif len(target) == 2 and target[0] not in RECEIVER_OWNERS and method not in VALUE_METHODS:
-            limit = MAX_LOCAL_CANDIDATES  # solver.setup(...), ops.boundary(...)
-        else:
+        if method.startswith("__") or len(target) not in (2, 3):
             return []
         package = caller.module.split(".", 1)[0]
-        found = [(i, k) for i, k in self.by_name.get(method, []) if i.module.split(".", 1)[0] == package]
-        return found if len(found) <= limit else []
+        owned = target[0] in RECEIVER_OWNERS
+        if len(target) == 2 and not owned:
+            handed = [(i, k) for i, k in self.handed.get(method, []) if i.module.split(".", 1)[0] == package]
+            if handed:
+                return handed if len(handed) <= MAX_LOCAL_CANDIDATES else []
+        if (len(target) == 3) != owned:
+            return []
+        found = [(i, k) for i, k in self.methods.get(method, []) if i.module.split(".", 1)[0] == package]
+        if keywords and method not in CONTAINER_METHODS and method not in VALUE_METHODS:
+            found = [(i, k) for i, k in found if set(keywords) <= set(i.functions[k].keyword_params)]
+            return found if len(found) <= MAX_CANDIDATES else []
+        if method in COMMON_METHODS or (not owned and method in VALUE_METHODS):
+            return []
+        return found if len(found) <= (MAX_CANDIDATES if owned else MAX_LOCAL_CANDIDATES) else []

@@ -12,11 +12,26 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from scalarlint.analysis.array_returns import annotated_array, array_package_call
+from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
 from scalarlint.config import Config
+
+
+PARTIALS = frozenset({"partial", "functools.partial"})
+
+
+def handed_functions(value: ast.expr) -> list[str]:
+    """The local names of the functions ``value`` hands over: ``boundary=_endpoint_term``,
+    ``build=partial(build_integrand, f_conv=f)``, ``solve=_replay if accelerated else _mesh``."""
+    if isinstance(value, ast.Name):
+        return [value.id]
+    if isinstance(value, ast.Call) and value.args and dotted_name(value.func) in PARTIALS:
+        return handed_functions(value.args[0])
+    if isinstance(value, ast.IfExp):
+        return handed_functions(value.body) + handed_functions(value.orelse)
+    return []
 
 
 @dataclass
@@ -32,6 +47,10 @@ class FunctionEntry:
     param_roles: tuple[str, ...] = ()  # what the positional parameters hold (frameworks.base roles)
     instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # w = Solver(...): "w" -> ("Solver",)
     returns_array: bool = False  # every ``return`` hands back an array module's result (``return jnp.asarray(y)``)
+    return_parts: tuple[str, ...] = ()  # ``return (c, a, bsol)``: what each part holds (array_returns' words)
+    keyword_params: tuple[str, ...] = ()  # the parameters a call may name (``def step(self, f, x, k1=None)``)
+    # receiver.method -> the keywords its calls here name: ``solver.step(f, x, k1=k1)`` -> ("k1",)
+    call_keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -94,7 +113,7 @@ class _Indexer(ast.NodeVisitor):
         self.gradient_hooks: set[tuple[str, str]] = set()  # (function key, closure name): out._backward = backward
         self.primitives: set[str] = set()  # functions given their own rules: defvjp(f, maker)
         self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
-        self.array_returns: dict[int, bool] = {}  # id(entry) -> every return so far an array package's call
+        self.returned: dict[int, ReturnedArrays] = {}  # id(entry) -> its names bound to arrays, what it returns
 
     def visit(self, node: ast.AST) -> None:
         handler = _HANDLERS.get(type(node))
@@ -133,6 +152,9 @@ class _Indexer(ast.NodeVisitor):
         """Module-level aliases (``_Base = function_node.FunctionNode``, ``grad = _grad_impl``):
         followed like imports when resolving base classes and calls."""
         self.generic_visit(node)
+        if self.func_stack:
+            for target in node.targets:
+                self._returned().note_assignment(target, node.value)
         if self.func_stack and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             self._note_instance(node.targets[0], node.value)
         if self.func_stack and len(node.targets) == 1 and isinstance(node.value, ast.Name) and is_gradient_hook(node.targets[0]):
@@ -205,6 +227,7 @@ class _Indexer(ast.NodeVisitor):
         key = ".".join([*self.stack, node.name])
         in_class = self.class_stack[-1] if self.class_stack and self.stack and self.stack[-1] == self.class_stack[-1].split(".")[-1] else None
         entry = self._enter_function(key, node.name, node.lineno, in_class)
+        entry.keyword_params = tuple(a.arg for a in [*node.args.args, *node.args.kwonlyargs])
         if not self.func_stack and not self.class_stack:
             self.index.top_level[node.name] = key
         if not entry.is_rule and RETURNS_CLOSURE_RULES and returns_value_and_closure(node):
@@ -223,7 +246,9 @@ class _Indexer(ast.NodeVisitor):
             # the forward pass on the rule's inputs and its closure is the rule; both are checked
             entry.is_rule, entry.reason = True, MAKER_REASON
         annotation = dotted_name(node.returns) if node.returns else ""
-        entry.returns_array = annotated_array(annotation) or self.array_returns.pop(id(entry), False)
+        returned = self.returned.pop(id(entry), None)
+        entry.returns_array = annotated_array(annotation) or (returned is not None and returned.whole_array())
+        entry.return_parts = returned.tuple_parts() if returned is not None else ()
         self.stack.pop()
         self.func_stack.pop()
 
@@ -267,10 +292,15 @@ class _Indexer(ast.NodeVisitor):
     def visit_Return(self, node: ast.Return) -> None:
         """Notes whether the function around returns an array package's result (``returns_array``)."""
         if self.func_stack:
-            key = id(self.func_stack[-1])
-            called = dotted_name(node.value.func) if isinstance(node.value, ast.Call) else ""
-            self.array_returns[key] = self.array_returns.get(key, True) and array_package_call(called, self.index.imports)
+            self._returned().note_return(node.value)
         self.generic_visit(node)
+
+    def _returned(self) -> ReturnedArrays:
+        key = id(self.func_stack[-1])
+        found = self.returned.get(key)
+        if found is None:
+            found = self.returned[key] = ReturnedArrays(self.index.imports)
+        return found
 
     # -- calls -----------------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
@@ -280,13 +310,18 @@ class _Indexer(ast.NodeVisitor):
             target = call_target(node.func)
             if target:
                 self.func_stack[-1].calls.append(target)
+                named = [k.arg for k in node.keywords if k.arg]
+                if len(target) >= 2 and named:
+                    known = self.func_stack[-1].call_keywords.get(".".join(target), ())
+                    self.func_stack[-1].call_keywords[".".join(target)] = tuple(dict.fromkeys([*known, *named]))
             # functions passed along (map(helper, ...), tf.py_function(func=helper, ...)) are reached too
             for arg in [*node.args, *(kw.value for kw in node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.func_stack[-1].calls.append((arg.id,))
         for keyword in node.keywords:
-            if keyword.arg and isinstance(keyword.value, ast.Name):
-                self.index.keyword_functions.setdefault(keyword.arg, []).append(keyword.value.id)
+            if keyword.arg:
+                for name in handed_functions(keyword.value):
+                    self.index.keyword_functions.setdefault(keyword.arg, []).append(name)
         self.generic_visit(node)
 
     def _note_defvjp(self, node: ast.Call) -> None:

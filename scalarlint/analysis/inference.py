@@ -78,6 +78,7 @@ class Inference:
         self._module = module
         self.namespaces = ModuleNamespaces(module, scopes)  # what the module's imports decide
         self._array_call_names: frozenset[str] | None = None  # every Target.array_calls of the file
+        self._part_calls: dict[str, tuple[str, ...]] | None = None  # every Target.part_calls of the file
         self._facts: ModuleFacts | None = None
         self._calls: CallFacts | None = None
         self.evidence = RankEvidence(parents)  # type: ignore[arg-type]
@@ -155,6 +156,20 @@ class Inference:
             function = self.enclosing_function(function)
         target = self.targets.get(function) if function is not None else None
         return dotted in getattr(target, "array_calls", ())
+
+    def returned_parts(self, call: cst.Call) -> tuple[str, ...]:
+        """What each part of the tuple this call returns holds, where it runs another module's
+        function that the project index read (``Target.part_calls``, joined over the file: the
+        call may sit in a method nobody checks, such as the ``__init__`` that sets an attribute)."""
+        if self._part_calls is None:
+            joined: dict[str, tuple[str, ...] | None] = {}
+            for target in self.targets.values():
+                for dotted, parts in getattr(target, "part_calls", ()):
+                    joined[dotted] = parts if joined.get(dotted, parts) == parts else None
+            self._part_calls = {d: p for d, p in joined.items() if p is not None}
+        if not self._part_calls:
+            return ()
+        return self._part_calls.get(".".join(call_name(call.func) or ()), ())
 
     def module_call(self, call: cst.Call) -> str | None:
         """For ``xp.linalg.norm(...)``: "linalg.norm"; None unless the head is an array module."""
@@ -470,7 +485,7 @@ class Inference:
                 if saved is not None:
                     return saved
             indices = self.index_kinds(node)
-            return K.array(doubt=base.doubt, key=base.key) if indices else base
+            return K.array(base.rank, doubt=base.doubt, key=base.key) if indices else base
         if base.tag is not Tag.ARRAY:
             return K.UNKNOWN
         indices = self.index_kinds(node)

@@ -119,7 +119,7 @@ class CallFacts:
     def __init__(self, inf: "Inference", facts: ModuleFacts) -> None:
         self.inf = inf
         self.facts = facts
-        self._returning: set[tuple[cst.FunctionDef, tuple[int, ...], int]] = set()  # return kinds being computed
+        self._returning: set[tuple[object, ...]] = set()  # return and attribute kinds being computed
 
     def argument_kind(self, func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
         """The join of the arguments every same-module caller passes for ``param``."""
@@ -201,6 +201,23 @@ class CallFacts:
         finally:
             self._returning.discard(asked)
         return K.combine(kinds) if kinds else K.UNKNOWN
+
+    def unpack_attribute(self, node: cst.Attribute, path: list[int], arity: int) -> Kind | None:
+        """``c, a, bsol, _ = self.tableau``: that part of what the class's methods assign to the
+        attribute (``self.tableau = construct_rk4(dtype)`` in ``__init__``); None when unknown."""
+        owner = self.facts.enclosing_class(node)
+        attr = node.attr.value if is_self_attribute(node) else f"ctx.{node.attr.value}"
+        values = self.facts.self_assignments.get((owner, attr)) if owner is not None else None
+        asked = (owner, attr, tuple(path), arity)
+        if not values or asked in self._returning:
+            return None
+        self._returning.add(asked)
+        try:
+            known = [k for k in (self.inf.unpack(v, path, arity) for v in values) if k.tag is not Tag.UNKNOWN]
+        finally:
+            self._returning.discard(asked)
+        joined = K.combine(known) if known else K.UNKNOWN
+        return joined if joined.tag is not Tag.UNKNOWN else None
 
     def attribute_kind(self, node: cst.Attribute) -> Kind | None:
         """``self.argmax`` anywhere in a class: the join of what its methods assign to it."""

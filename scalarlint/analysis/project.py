@@ -35,6 +35,10 @@ class Target:
     # calls of this function that run a function of another module returning an array
     # (``reindex.flm_2d_to_1d_fast(flm, L)``), as dotted names: the second pass sees one file
     array_calls: tuple[str, ...] = ()
+    # the same for helpers returning a tuple: dotted name -> what each part holds (``c, a, bsol =
+    # construct_rk4(dtype)``); for a method, also the calls of its class's other methods, which
+    # set the attributes it reads (``self.tableau = construct_rk4(dtype)`` in ``__init__``)
+    part_calls: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -50,10 +54,17 @@ def module_names(paths: list[str]) -> dict[str, tuple[str, str]]:
         known = packages.get(folder)
         if known is not None:
             return known
-        if not (folder / "__init__.py").is_file() or folder.parent == folder:
-            parts: tuple[str, ...] = (folder.name,) if (folder / "__init__.py").is_file() else ()
-        else:
+        regular = (folder / "__init__.py").is_file()
+        if folder.parent == folder:
+            parts: tuple[str, ...] = ()
+        elif regular:
             parts = (*package_parts(folder.parent), folder.name)
+        else:
+            # A folder without ``__init__.py`` inside a package is a namespace subpackage
+            # (``torchdyn/numerics/solvers/``: imported as ``torchdyn.numerics.solvers.ode``);
+            # one that is not inside a package (``src/``, a checkout) starts the names.
+            above = package_parts(folder.parent) if (folder.parent / "__init__.py").is_file() else ()
+            parts = (*above, folder.name) if above else ()
         packages[folder] = parts
         return parts
 
@@ -88,14 +99,15 @@ class Project:
         self.indexes = indexes
         self._methods: MethodTable | None = None  # built on the first call no index resolves
         self._subclasses: dict[str, list[tuple[ModuleIndex, str]]] | None = None  # built on the first self.m() call
+        self._returning: dict[tuple[str, str], tuple[dict[str, None], dict[str, tuple[str, ...]]]] = {}
 
-    def _dispatched(self, index: ModuleIndex, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
+    def _dispatched(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
         if len(call) < 2 or call[0] in index.imports:
             return []  # a module's function that is not in the tree (np.sum, torch.exp)
         if self._methods is None:
             self._methods = MethodTable(self.indexes, self.resolve_dotted)
-        return self._methods.candidates(index, call)
+        return self._methods.candidates(index, call, index.functions[caller].call_keywords.get(".".join(call), ()))
 
     def _overrides(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """``self.forward_(x)`` in a base class's method runs the subclass's ``forward_``: the
@@ -211,20 +223,47 @@ class Project:
                     out[index.path].setdefault(key, Target(rule="", is_helper=True, param_roles=entry.param_roles))
         while queue:
             index, key, label, rule_module = queue.popleft()
-            array_calls: list[str] = []
+            array_calls, part_calls = self._returned_arrays(index, key)
             for call in index.functions[key].calls:
                 found = self.resolve_call(index, key, call)
                 overrides = self._overrides(index, key, call)
-                callees = [found, *overrides] if found is not None else overrides or self._dispatched(index, call)
+                callees = [found, *overrides] if found is not None else overrides or self._dispatched(index, key, call)
                 for callee_index, callee in callees:
-                    if found is not None and callee_index is not index and callee_index.functions[callee].returns_array:
-                        array_calls.append(".".join(call))
                     seen = out[callee_index.path]
                     if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
                         continue
                     shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
                     seen[callee] = Target(rule=shown, is_helper=True)
                     queue.append((callee_index, callee, label, rule_module))
-            if array_calls:
-                out[index.path][key] = replace(out[index.path][key], array_calls=tuple(dict.fromkeys(array_calls)))
+            if array_calls or part_calls:
+                out[index.path][key] = replace(out[index.path][key], array_calls=array_calls, part_calls=part_calls)
         return out
+
+    def _returned_arrays(self, index: ModuleIndex, key: str) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+        """The calls of function ``key`` that run another module's function returning an array,
+        and those (for a method, also in its class's other methods) returning a tuple holding arrays."""
+        entry = index.functions[key]
+        whole, parts = self._calls_returning_arrays(index, key)
+        if entry.class_name and entry.parent is None:
+            for other, sibling in index.functions.items():
+                if sibling.class_name == entry.class_name and sibling.parent is None and other != key:
+                    parts = {**self._calls_returning_arrays(index, other)[1], **parts}
+        return tuple(whole), tuple(parts.items())
+
+    def _calls_returning_arrays(self, index: ModuleIndex, key: str) -> tuple[dict[str, None], dict[str, tuple[str, ...]]]:
+        cached = self._returning.get((index.path, key))
+        if cached is not None:
+            return cached
+        whole: dict[str, None] = {}
+        parts: dict[str, tuple[str, ...]] = {}
+        for call in index.functions[key].calls:
+            found = self.resolve_call(index, key, call)
+            if found is None or found[0] is index:
+                continue
+            callee = found[0].functions[found[1]]
+            if callee.returns_array:
+                whole[".".join(call)] = None
+            elif callee.return_parts:
+                parts.setdefault(".".join(call), callee.return_parts)
+        self._returning[(index.path, key)] = (whole, parts)
+        return whole, parts

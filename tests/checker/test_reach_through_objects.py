@@ -1,0 +1,150 @@
+"""Helpers a rule reaches through objects and packages the first pass must see through: a
+namespace subpackage (no ``__init__.py``), a method named like every optimizer's (``step``)
+but pinned by the keywords of its call, a function handed over as ``partial(f, ...)``, and the
+parts of a tuple another module's function returns, set on ``self`` in ``__init__``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scalarlint.analysis.project import module_names
+from scalarlint.config import Config
+from scalarlint.engine import check_paths
+
+
+def _check_tree(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    return sorted((Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics)
+
+
+def test_a_folder_without_init_inside_a_package_is_a_namespace_subpackage(tmp_path: Path) -> None:
+    for name in ("pkg/__init__.py", "pkg/solvers/ode.py", "src/tool.py", "pkg/solvers/deep/__init__.py", "pkg/solvers/deep/x.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    names = module_names([str(tmp_path / n) for n in ("pkg/solvers/ode.py", "src/tool.py", "pkg/solvers/deep/x.py")])
+    assert names[str(tmp_path / "pkg/solvers/ode.py")] == ("pkg.solvers.ode", "pkg.solvers")
+    assert names[str(tmp_path / "src/tool.py")] == ("tool", "")  # src/ is not inside a package: names start below it
+    assert names[str(tmp_path / "pkg/solvers/deep/x.py")] == ("pkg.solvers.deep.x", "pkg.solvers.deep")
+
+
+SOLVER_TREE = {
+    "dyn/__init__.py": "",
+    "dyn/solvers/_constants.py": """\
+import torch
+
+
+def construct_rk2(dtype):
+    c = torch.tensor([0.5, 1.0], dtype=dtype)
+    a = [torch.tensor([0.5], dtype=dtype)]
+    b = torch.tensor([0.0, 1.0], dtype=dtype)
+    return (c, a, b)
+
+
+def settings():
+    return (3, "fixed")
+""",
+    "dyn/solvers/ode.py": """\
+import torch
+from dyn.solvers._constants import construct_rk2, settings
+
+
+class Midpoint:
+    def __init__(self, dtype=torch.float32):
+        self.tableau = construct_rk2(dtype)
+        self.options = settings()
+
+    def step(self, f, x, t, dt, k1=None):
+        c, a, b = self.tableau
+        order, mode = self.options
+        k2 = f(t + c[0] * dt, x + dt * a[0][0] * k1)
+        return x + dt * (b[0] * k1 + b[1] * k2) * order
+
+
+class Optimizer:
+    def step(self, closure=None):
+        lr = self.lr
+        return lr[0]
+""",
+    "dyn/odeint.py": """\
+import torch
+
+
+class Adjoint(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, solver):
+        ctx.solver = solver
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return _integrate(g, ctx.solver), None
+
+
+def _integrate(x, solver):
+    return solver.step(None, x, 0.0, 0.1, k1=x)
+""",
+}
+
+
+def test_keywords_pin_a_common_method_and_tuple_parts_come_from_another_module(tmp_path: Path) -> None:
+    """``solver.step(..., k1=x)`` reaches the solvers' ``step`` (not the optimizer's, which takes
+    no ``k1``); there ``c``, ``a[0]`` and ``b`` are rank-1 tensors built in another module and set
+    in ``__init__``, so each literal index reads one element. ``settings()`` returns host values."""
+    found = _check_tree(tmp_path, SOLVER_TREE)
+    assert found == [("ode.py", 13, "SL101"), ("ode.py", 13, "SL101"), ("ode.py", 14, "SL101"), ("ode.py", 14, "SL101")]
+
+
+def test_without_the_keyword_a_common_method_name_reaches_nothing(tmp_path: Path) -> None:
+    tree = dict(SOLVER_TREE)
+    tree["dyn/odeint.py"] = SOLVER_TREE["dyn/odeint.py"].replace("k1=x", "x")
+    assert _check_tree(tmp_path, tree) == []
+
+
+QUADRATURE_TREE = {
+    "quad/__init__.py": "",
+    "quad/build.py": """\
+import jax.numpy as jnp
+
+
+def build_integrand(interval, *, scale):
+    values = jnp.sin(interval) * scale
+    return values, values.item()
+""",
+    "quad/ops.py": """\
+from functools import partial
+from typing import NamedTuple, Callable
+
+import jax
+
+from quad.build import build_integrand
+
+
+class Ops(NamedTuple):
+    build: Callable
+
+
+OPS = Ops(build=partial(build_integrand, scale=2.0))
+
+
+@jax.custom_jvp
+def integrate(interval, ops=OPS):
+    return ops.build(interval)[0].sum()
+
+
+@integrate.defjvp
+def integrate_jvp(primals, tangents):
+    interval, ops = primals
+    value, _ = ops.build(interval)
+    return value.sum(), tangents[0].sum()
+""",
+}
+
+
+def test_a_function_handed_over_through_partial_is_reached(tmp_path: Path) -> None:
+    """``Ops(build=partial(build_integrand, ...))`` then ``ops.build(...)`` in a rule runs
+    ``build_integrand``: its ``float(...)`` of a device value is a host copy."""
+    found = _check_tree(tmp_path, QUADRATURE_TREE)
+    assert found == [("build.py", 6, "SL105")]
