@@ -241,18 +241,21 @@ def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, ar
     if attr in MASK_CASTS and not args:
         return K.array(rank if receiver.tag is Tag.ARRAY else None, True, key=receiver.key)
     mask = receiver.boolean and attr in DTYPE_KEEPING  # (support == k).squeeze(dim) is still a mask
+    # host data stays host data through a reshape (np.array(shapes).reshape(-1, 2) in an MXNet
+    # op); a parameter's doubt does not survive one: only an array has these methods
+    host = receiver.doubt if receiver.doubt >= Doubt.PYTHON_DATA else Doubt.NONE
     if attr in ("reshape", "view") and args:
         if len(args) == 1:
-            return K.array(shape_rank(inf, args[0]), mask)
-        return K.array(len(args), mask)
+            return K.array(shape_rank(inf, args[0]), mask, host)
+        return K.array(len(args), mask, host)
     if attr in ("ravel", "flatten"):
-        return K.array(1, mask)
+        return K.array(1, mask, host)
     if attr in ARRAY_METHODS_RANK_KEEP:
-        return K.array(rank, mask, key=receiver.key) if receiver.tag is Tag.ARRAY else receiver
+        return K.array(rank, mask, host, key=receiver.key) if receiver.tag is Tag.ARRAY else receiver
     if attr in ("unsqueeze", "expand_dims") and receiver.tag is Tag.DEVICE_SCALAR:
-        return K.array(1, receiver.boolean)  # x.sum().unsqueeze(0): a vector of one element
+        return K.array(1, receiver.boolean, host)  # x.sum().unsqueeze(0): a vector of one element
     if attr in ARRAY_METHODS_UNKNOWN_RANK:
-        return K.array(None, mask)
+        return K.array(None, mask, host)
     if attr.startswith("__") or attr in COMPARISONS:
-        return K.array(rank, attr in COMPARISONS)
+        return K.array(rank, attr in COMPARISONS, host)
     return K.UNKNOWN

@@ -15,7 +15,7 @@ import libcst as cst
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
-from scalarlint.analysis.kinds import Kind, Origin, Tag
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def loop_element(inf: "Inference", iterable: cst.BaseExpression, path: list[int]
     container = inf.kind(iterable)
     if container.tag is Tag.ARRAY:
         if container.rank is not None and container.rank >= 2:
-            element = K.array(container.rank - 1)
+            element = K.array(container.rank - 1, doubt=container.doubt if container.doubt >= Doubt.PYTHON_DATA else Doubt.NONE)
         else:  # an element; or a row used as one (rank unknown): only scalar uses act on it
             element = K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)
         if not path:

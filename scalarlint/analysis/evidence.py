@@ -111,10 +111,19 @@ class RankEvidence:
         widths = self._widths.get(function)
         if widths is None:
             widths = {}
+            rows: list[tuple[str, int, str]] = []  # c = cls[i]: (cls, 1, c)
             for node in walk(function):
                 if type(node) is cst.Subscript and type(node.value) is cst.Name and not any(_widens(e) for e in node.slice):  # type: ignore[attr-defined]
                     name_of = node.value.value  # type: ignore[attr-defined]
                     widths[name_of] = max(widths.get(name_of, 0), len(node.slice))  # type: ignore[attr-defined]
+                    statement = self.parents.get(node)
+                    picks = all(type(e.slice) is cst.Index for e in node.slice)  # type: ignore[attr-defined]  # x[::-1] keeps its axis
+                    if picks and type(statement) is cst.Assign and len(statement.targets) == 1 and type(statement.targets[0].target) is cst.Name:  # type: ignore[attr-defined]
+                        rows.append((name_of, len(node.slice), statement.targets[0].target.value))  # type: ignore[attr-defined]
+            # c = cls[i]; c[0] = ...: the row c has an axis of its own, so cls has two
+            for base, taken, row in rows:
+                if row != base and widths.get(row, 0):  # not x = x[::-1]
+                    widths[base] = max(widths.get(base, 0), taken + widths[row])
             self._widths[function] = widths
         return widths.get(name, 0)
 

@@ -206,8 +206,8 @@ class Inference:
         ``_is_element`` for when it is taken as an element, plus two kinds of use: ``converted``
         (``float(x[0])`` only works on one element) and the scalar uses ``scalar_use`` finds.
         """
-        if self._used_as_an_array(node):
-            return False  # x[i].shape, x[i].reshape(...): a row or a slab, not one element
+        if self._used_as_an_array(node) or self._indexed_once_named(node):
+            return False  # x[i].shape, x[i].reshape(...), c = cls[i]; c[1:]: a row or a slab, not one element
         base = self.kind(node.value)
         if base.tag is Tag.UNKNOWN and self._indexed_like_an_array(node) and not self._indexed_deeper(node):
             return True
@@ -243,6 +243,22 @@ class Inference:
         """``output[0, i]`` beside ``output[0, i, :50]``: the name has more axes than this
         access indexes, so it picks a row (``RankEvidence.least_rank``)."""
         return isinstance(node.value, cst.Name) and self.evidence.least_rank(node.value.value, node) > len(node.slice)
+
+    def _indexed_once_named(self, node: cst.Subscript) -> bool:
+        """``c = cls[i]`` and then ``c[0]`` or ``c[1:]``: what the name holds has axes of its own,
+        so the read picked a row. Only a name bound once in its scope counts."""
+        statement = self.parents.get(node)
+        if not isinstance(statement, cst.Assign) or statement.value is not node or len(statement.targets) != 1:
+            return False
+        target = statement.targets[0].target
+        scope = self.scopes.get(target) if isinstance(target, cst.Name) else None
+        if scope is None or not isinstance(target, cst.Name):
+            return False
+        bindings = [a for a in scope[target.value] if isinstance(a, Assignment)]
+        if len(bindings) != 1:
+            return False
+        return any(isinstance(self.parents.get(use.node), cst.Subscript) and self.parents[use.node].value is use.node
+                   for use in bindings[0].references)
 
     def _read_back_index(self, index: Kind) -> bool:
         """An element of a device array used as an index where the framework reads it back to

@@ -52,6 +52,8 @@ def builtin_kind(inf: "Inference", name: str, node: cst.Call, args: list[cst.Bas
         return K.CONTAINER
     if name in ("dict", "set", "sorted", "zip", "enumerate", "map", "filter", "range", "xrange"):
         return K.CONTAINER
+    if name == "round" and len(args) == 1 and node.args[0].keyword is None and inf.kind(args[0]).tag is Tag.DEVICE_SCALAR:
+        return K.host_int(Origin.DATA)  # round(xmin * scale): a Python int, read from the device
     if name in ("max", "min", "sum", "abs", "round", "pow", "divmod"):
         kinds = [inf.kind(a) for a in args]
         if kinds and all(k.is_host_int for k in kinds):

@@ -22,8 +22,9 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
-`x[i].item()`, and the same of a value computed from an element (`lo = rois[n, 0] * s;
-int(lo)`); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
+`x[i].item()`, `round(x[i])` (Python's `round` makes an int on the host), and the same of a
+value computed from an element (`lo = rois[n, 0] * s; int(lo)`); `int(args[k])` of one of the
+tensors a rule holds in a sequence (`*x` of a custom gradient, whatever its rank); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
 an element used as a slice bound (`x[start:start + length]`), as an index in PyTorch
 (`kx[:, :, hi]` with `hi = col_idx[k] // n`: torch's indexing reads a 0-d integer index with
 `.item()`; in JAX or CuPy the same index is a gather) or as a size given to
@@ -35,7 +36,8 @@ value the rule cannot type (only arrays have them; not under an `isinstance` tes
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
 the host); and `jax.pure_callback` /
-`io_callback` inside a rule (Python run on host copies of its arguments); Python's `max(a, b)` /
+`io_callback` inside a rule (Python run on host copies of its arguments: what the callback
+itself does with them is host work and is not flagged); Python's `max(a, b)` /
 `min(a, b)` of an element (it compares on the host), and `str()`, `repr()` or `print()` of device
 data (its digits are written on the host). Each framework
 module of `scalarlint.analysis.frameworks` lists its own.
@@ -81,10 +83,19 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     assert isinstance(node, cst.Call)
     name = call_name(node.func)
     args = positional(node)
+    if name == ["round"] and len(node.args) == 1 and ctx.inference.is_element_value(args[0]):
+        yield Finding(
+            INFO.code,
+            node,
+            f"`round()` of the element `{short(ctx, args[0])}` makes a Python int on the host: a device sync; "
+            "use `xp.round` and keep it on the device",
+            ctx.severity_for(node),
+        )
+        return
     if name is not None and len(name) == 1 and name[0] in CONVERTERS and len(args) == 1:
         inner = args[0]
         element = isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True)
-        if element or ctx.inference.may_be_element(inner):
+        if element or ctx.inference.may_be_element(inner) or _tensor_of_a_sequence(inner, ctx):
             ctx.claim(inner)
             yield Finding(
                 INFO.code,
@@ -187,6 +198,16 @@ def _device_data(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     """An array or element the rule holds on the device for certain (not a probable one)."""
     kind = ctx.inference.kind(value)
     return (kind.tag is Tag.ARRAY and kind.doubt == Doubt.NONE) or ctx.inference.is_element_value(value)
+
+
+def _tensor_of_a_sequence(value: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``int(args[i])`` where ``args`` holds the rule's tensors (``*x`` of a custom gradient,
+    saved tensors): a Python number from one of them is read from the device, whatever its rank."""
+    if not isinstance(value, cst.Subscript):
+        return False
+    holder = ctx.inference.kind(value.value)
+    indices = ctx.inference.index_kinds(value)
+    return holder.tag is Tag.ARRAY_SEQ and not holder.doubt and bool(indices) and all(k.is_host_int for k in indices)
 
 
 def _to_the_host(call: cst.Call) -> bool:

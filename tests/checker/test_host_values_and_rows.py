@@ -1,0 +1,162 @@
+"""Where a value leaves the device and where it never was on it: ``round()`` of an element, the
+tensors of a custom gradient's ``*args`` converted one by one, the host copies a
+``jax.pure_callback`` callback gets, host NumPy that stays host through ``reshape``, and a
+read that picks a row because the row is indexed afterwards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scalarlint.config import Config
+from scalarlint.engine import check_paths
+
+
+def _codes(tmp_path: Path, text: str) -> list[tuple[int, str]]:
+    (tmp_path / "mod.py").write_text(text, encoding="utf-8")
+    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    return sorted((d.location.row, d.code) for d in result.diagnostics)
+
+
+ROUNDED_BOX = '''\
+import chainer
+
+
+class BoxPool(chainer.Function):
+    def forward_cpu(self, inputs):
+        x, boxes = inputs
+        out = []
+        for i in range(len(boxes)):
+            x0, y0, x1, y1 = boxes[i]
+            x0 = round(x0 * self.scale)
+            x1 = round(x1 * self.scale)
+            width = max(x1 - x0, 1)
+            out.append(x[:, y0:y1, x0:x0 + width])
+        return out,
+'''
+
+
+def test_round_of_an_element_is_the_host_copy_and_what_it_returns_is_host(tmp_path: Path) -> None:
+    """``round(x0 * s)`` reads the element (SL105); ``max(x1 - x0, 1)`` then compares Python
+    ints, which is no second sync."""
+    found = _codes(tmp_path, ROUNDED_BOX)
+    assert (10, "SL105") in found and (11, "SL105") in found
+    assert (12, "SL105") not in found
+
+
+CUSTOM_GRADIENT_ARGS = '''\
+import tensorflow as tf
+
+
+def unpack(args):
+    position = 0
+    count = int(args[position])
+    position += 1
+    scale = float(args[position])
+    return count, scale
+
+
+def settings():
+    return unpack([1, 2.0])
+
+
+@tf.custom_gradient
+def draw(*x):
+    count, scale = unpack(x[1:])
+
+    def grad(dy):
+        return [tf.zeros_like(v) for v in x]
+
+    return x[0] * scale, grad
+'''
+
+
+def test_the_tensors_of_star_args_converted_one_by_one(tmp_path: Path) -> None:
+    """``unpack`` gets the rule's tensors from the rule and a list from another caller: it holds
+    tensors, so each ``int()``/``float()`` of one is a host copy."""
+    found = _codes(tmp_path, CUSTOM_GRADIENT_ARGS)
+    assert (6, "SL105") in found and (8, "SL105") in found
+
+
+HOST_CALLBACK = '''\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.custom_vjp
+def solve(a, b):
+    def callback(values, rhs):
+        values = np.asarray(values)
+        rhs = np.asarray(rhs)
+        return np.linalg.solve(values, rhs).astype(rhs.dtype)
+
+    return jax.pure_callback(callback, b, a, b)
+
+
+def solve_fwd(a, b):
+    return solve(a, b), (a, b)
+
+
+def solve_bwd(res, g):
+    a, b = res
+    return jnp.outer(g, b), g
+
+
+solve.defvjp(solve_fwd, solve_bwd)
+'''
+
+
+def test_a_pure_callback_gets_host_copies(tmp_path: Path) -> None:
+    """The callback runs on NumPy copies on the host: its ``np.asarray`` calls move nothing.
+    The ``pure_callback`` call itself is the round trip (SL105 on line 13)."""
+    found = _codes(tmp_path, HOST_CALLBACK)
+    assert [f for f in found if f[0] in (9, 10, 11)] == []
+    assert (13, "SL105") in found
+
+
+HOST_TABLE_IN_AN_OP = '''\
+import mxnet as mx
+import numpy as np
+
+
+class Anchors(mx.operator.CustomOp):
+    def __init__(self, sizes):
+        super().__init__()
+        self.sizes = np.array(sizes).reshape(-1, 2)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        table = np.zeros((self.sizes.shape[0], 2))
+        for k, size in enumerate(self.sizes):
+            table[k, 0] = size[0] * 0.5
+            table[k, 1] = size[1] * 0.5
+        self.assign(out_data[0], req[0], mx.nd.array(table))
+'''
+
+
+def test_host_numpy_stays_host_through_reshape(tmp_path: Path) -> None:
+    """``np.array(sizes).reshape(-1, 2)`` in an MXNet op is a host table: looping over it and
+    filling another host table is no device work."""
+    assert _codes(tmp_path, HOST_TABLE_IN_AN_OP) == []
+
+
+ROWS_OF_A_MATRIX = '''\
+import torch
+
+
+class Merge(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, scores, gates):
+        scores = scores.clone()
+        for i in range(scores.shape[0]):
+            row = scores[i]
+            row[1:] *= gates[i][1:]
+            scores[i] = row
+        return scores
+'''
+
+
+def test_a_read_whose_name_is_indexed_again_is_a_row(tmp_path: Path) -> None:
+    """``row = scores[i]`` then ``row[1:]``: ``scores`` has two axes, so neither the read nor the
+    write back picks one element (the loop over rows is no per-element loop)."""
+    found = _codes(tmp_path, ROWS_OF_A_MATRIX)
+    assert [f for f in found if f[1] in ("SL101", "SL102")] == []
