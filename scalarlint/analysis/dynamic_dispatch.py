@@ -91,7 +91,7 @@ class MethodTable:
         if (len(target) == 3) != owned:
             return []
         found = [(i, k) for i, k in self.methods.get(method, []) if i.module.split(".", 1)[0] == package]
-        if keywords and method not in CONTAINER_METHODS and method not in VALUE_METHODS:
+        if keywords and method in COMMON_METHODS and method not in CONTAINER_METHODS:
             found = [(i, k) for i, k in found if set(keywords) <= set(i.functions[k].keyword_params)]
             return found if len(found) <= MAX_CANDIDATES else []
         if method in COMMON_METHODS or (not owned and method in VALUE_METHODS):

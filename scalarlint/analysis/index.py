@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
-from scalarlint.analysis.frameworks import REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
+from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
 from scalarlint.config import Config
 
 
@@ -51,6 +51,7 @@ class FunctionEntry:
     keyword_params: tuple[str, ...] = ()  # the parameters a call may name (``def step(self, f, x, k1=None)``)
     # receiver.method -> the keywords its calls here name: ``solver.step(f, x, k1=k1)`` -> ("k1",)
     call_keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    host_callback: bool = False  # handed to jax.pure_callback & co: it runs on host copies
 
 
 @dataclass
@@ -114,6 +115,7 @@ class _Indexer(ast.NodeVisitor):
         self.primitives: set[str] = set()  # functions given their own rules: defvjp(f, maker)
         self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
         self.returned: dict[int, ReturnedArrays] = {}  # id(entry) -> its names bound to arrays, what it returns
+        self.host_callbacks: set[str] = set()  # names handed to jax.pure_callback(f, ...) & co
 
     def visit(self, node: ast.AST) -> None:
         handler = _HANDLERS.get(type(node))
@@ -318,6 +320,8 @@ class _Indexer(ast.NodeVisitor):
             for arg in [*node.args, *(kw.value for kw in node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.func_stack[-1].calls.append((arg.id,))
+        if isinstance(node.func, ast.Attribute) and node.func.attr in HOST_CALLBACKS and node.args and isinstance(node.args[0], ast.Name):
+            self.host_callbacks.add(node.args[0].id)
         for keyword in node.keywords:
             if keyword.arg:
                 for name in handed_functions(keyword.value):
@@ -388,6 +392,7 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
             entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
         if entry.name in indexer.rule_names_passed and (not entry.is_rule or entry.reason == MAKER_REASON):
             entry.is_rule, entry.reason = True, "passed to defvjp"  # a registration says what its parameters hold
+        entry.host_callback = entry.name in indexer.host_callbacks
     propagate_closures(index)
     return index
 

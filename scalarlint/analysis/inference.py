@@ -206,8 +206,8 @@ class Inference:
         ``_is_element`` for when it is taken as an element, plus two kinds of use: ``converted``
         (``float(x[0])`` only works on one element) and the scalar uses ``scalar_use`` finds.
         """
-        if self._used_as_an_array(node) or self._indexed_once_named(node):
-            return False  # x[i].shape, x[i].reshape(...), c = cls[i]; c[1:]: a row or a slab, not one element
+        if self._used_as_an_array(node):
+            return False  # x[i].shape, x[i].reshape(...): a row or a slab, not one element
         base = self.kind(node.value)
         if base.tag is Tag.UNKNOWN and self._indexed_like_an_array(node) and not self._indexed_deeper(node):
             return True
@@ -216,8 +216,8 @@ class Inference:
         indices = self.index_kinds(node)
         if not indices or not all(k.is_host_int or self._read_back_index(k) for k in indices):
             return False
-        if base.rank is None and self._indexed_deeper(node):
-            return False  # output[0, i] beside output[0, i, :50]: a row of a rank-3 array
+        if base.rank is None and (self._indexed_deeper(node) or self._indexed_once_named(node)):
+            return False  # output[0, i] beside output[0, i, :50], c = cls[i] then c[1:]: rows
         if self._is_element(base, indices) or converted:
             return True
         if base.rank is not None or base.doubt > Doubt.PARAMETER:

@@ -17,7 +17,6 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.kinds import Kind, Tag
 from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
-from scalarlint.analysis.frameworks import HOST_CALLBACKS
 from scalarlint.analysis.syntax import call_name, is_self_attribute
 from scalarlint.analysis.tree import preorder, walk
 
@@ -36,7 +35,6 @@ class ModuleFacts:
         self._namespace_users: dict[cst.CSTNode, bool] = {}
         self.forward_of: dict[str, str] = {}  # bwd name -> fwd name, from ``f.defvjp(fwd, bwd)``
         self.saved: dict[cst.ClassDef, list[cst.Call]] = defaultdict(list)  # ctx.save_for_backward(...) per class
-        self.host_callbacks: set[str] = set()  # functions handed to jax.pure_callback & co: NumPy on the host
         for node in preorder(module):
             kind = type(node)  # exact types: isinstance against libcst's abstract classes is slow
             if kind is cst.Call:
@@ -49,10 +47,6 @@ class ModuleFacts:
                     owner = self.enclosing_class(node)
                     if owner is not None:
                         self.saved[owner].append(node)
-                if isinstance(func, cst.Attribute) and func.attr.value in HOST_CALLBACKS and node.args:
-                    callback = node.args[0].value  # jax.pure_callback(splu_cpu, ...): runs on host copies
-                    if isinstance(callback, cst.Name):
-                        self.host_callbacks.add(callback.value)
                 if isinstance(func, cst.Name):
                     self.calls_by_name[func.value].append(node)
                 elif is_self_attribute(func):

@@ -50,7 +50,7 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
     checked = func in inf.checked_functions
     if name in OBJECT_PARAMS:
         return K.OBJECT
-    if isinstance(func, cst.FunctionDef) and func.name.value in inf.facts.host_callbacks:
+    if getattr(inf.targets.get(func), "host_callback", False):
         return K.array(doubt=Doubt.HOST_COPY)  # the callback of jax.pure_callback gets host NumPy copies
     if isinstance(params, cst.Parameters):
         role = _framework_role(inf, func, params, param)

@@ -39,6 +39,7 @@ class Target:
     # construct_rk4(dtype)``); for a method, also the calls of its class's other methods, which
     # set the attributes it reads (``self.tableau = construct_rk4(dtype)`` in ``__init__``)
     part_calls: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    host_callback: bool = False  # handed to jax.pure_callback & co: its parameters are host copies
 
 
 def module_name_for(path: Path) -> tuple[str, str]:
@@ -93,6 +94,7 @@ NOT_ARRAY_WORK = ("__init__", "check_type", "_check", "validate", "__repr__", "_
 class Project:
     def __init__(self, indexes: list[ModuleIndex], config: Config | None = None) -> None:
         mark_rule_methods(indexes, config or Config())
+        self.array_modules = frozenset((config or Config()).array_modules)  # xp.array(...) is no method of the tree
         self.by_module: dict[str, ModuleIndex] = {}
         for index in indexes:
             self.by_module.setdefault(index.module, index)
@@ -100,11 +102,12 @@ class Project:
         self._methods: MethodTable | None = None  # built on the first call no index resolves
         self._subclasses: dict[str, list[tuple[ModuleIndex, str]]] | None = None  # built on the first self.m() call
         self._returning: dict[tuple[str, str], tuple[dict[str, None], dict[str, tuple[str, ...]]]] = {}
+        self._class_methods: dict[str, dict[str, list[str]]] = {}
 
     def _dispatched(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
-        if len(call) < 2 or call[0] in index.imports:
-            return []  # a module's function that is not in the tree (np.sum, torch.exp)
+        if len(call) < 2 or call[0] in index.imports or call[0] in self.array_modules:
+            return []  # a module's function that is not in the tree (np.sum, torch.exp, xp.array)
         if self._methods is None:
             self._methods = MethodTable(self.indexes, self.resolve_dotted)
         return self._methods.candidates(index, call, index.functions[caller].call_keywords.get(".".join(call), ()))
@@ -233,7 +236,7 @@ class Project:
                     if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
                         continue
                     shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
-                    seen[callee] = Target(rule=shown, is_helper=True)
+                    seen[callee] = Target(rule=shown, is_helper=True, host_callback=callee_index.functions[callee].host_callback)
                     queue.append((callee_index, callee, label, rule_module))
             if array_calls or part_calls:
                 out[index.path][key] = replace(out[index.path][key], array_calls=array_calls, part_calls=part_calls)
@@ -245,10 +248,21 @@ class Project:
         entry = index.functions[key]
         whole, parts = self._calls_returning_arrays(index, key)
         if entry.class_name and entry.parent is None:
-            for other, sibling in index.functions.items():
-                if sibling.class_name == entry.class_name and sibling.parent is None and other != key:
+            for other in self._methods_of(index).get(entry.class_name, ()):
+                if other != key:
                     parts = {**self._calls_returning_arrays(index, other)[1], **parts}
         return tuple(whole), tuple(parts.items())
+
+    def _methods_of(self, index: ModuleIndex) -> dict[str, list[str]]:
+        """Class name -> the keys of its methods, per module (built once)."""
+        found = self._class_methods.get(index.path)
+        if found is None:
+            found = {}
+            for key, entry in index.functions.items():
+                if entry.class_name and entry.parent is None:
+                    found.setdefault(entry.class_name, []).append(key)
+            self._class_methods[index.path] = found
+        return found
 
     def _calls_returning_arrays(self, index: ModuleIndex, key: str) -> tuple[dict[str, None], dict[str, tuple[str, ...]]]:
         cached = self._returning.get((index.path, key))
