@@ -155,6 +155,7 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
         for qual, entry in index.classes.items():
             convention = convention_for(table, index, qual, entry, config)
             if convention is None:
+                _mark_forward_of_named_rule(index, qual, entry)
                 continue
             for method in entry.methods:
                 function = index.functions.get(f"{qual}.{method}")
@@ -170,3 +171,16 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
                     function.is_rule = True
                     function.reason = f"{method} of {qual} " + (RULE_REASON if is_rule else FORWARD_REASON)
         propagate_closures(index)
+
+
+def _mark_forward_of_named_rule(index: ModuleIndex, qual: str, entry: ClassEntry) -> None:
+    """A class no convention matches whose backward is a rule by its name (an own engine's
+    ``Amin`` with ``forward`` and ``_backward``): its ``forward`` computes what the rule
+    differentiates, on the same arrays, and is checked as that rule's forward."""
+    methods = {m: index.functions.get(f"{qual}.{m}") for m in entry.methods}
+    if not any(f is not None and f.is_rule and f.reason == "name" for f in methods.values()):
+        return
+    for method in STRUCTURAL.forward_methods:
+        function = methods.get(method)
+        if function is not None and not function.is_rule:
+            function.is_rule, function.reason = True, f"{method} of {qual} {FORWARD_REASON}"

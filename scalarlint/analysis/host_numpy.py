@@ -18,6 +18,8 @@ from scalarlint.analysis.tree import walk
 DEVICE_FRAMEWORKS = frozenset({"torch", "jax", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
 GENERIC_NAMESPACES = frozenset({"get_array_module", "array_namespace", "get_namespace", "array_module", "xp"})
 HOST_COPIES = frozenset({"array", "asarray", "ascontiguousarray", "asanyarray"})
+# frameworks whose arrays give NumPy their data through ``__array__`` (any ``np.f(t)`` copies t)
+ARRAY_PROTOCOL_FRAMEWORKS = frozenset({"torch", "jax", "tensorflow", "paddle", "mindspore", "oneflow"})
 
 
 def is_device_framework_module(module: cst.Module) -> bool:

@@ -11,7 +11,7 @@ import libcst as cst
 from libcst.metadata import Scope
 
 from scalarlint.analysis.frameworks import SCALAR_INDEX_SYNC_MODULES
-from scalarlint.analysis.host_numpy import DEVICE_FRAMEWORKS, is_device_framework_module
+from scalarlint.analysis.host_numpy import ARRAY_PROTOCOL_FRAMEWORKS, DEVICE_FRAMEWORKS, is_device_framework_module
 from scalarlint.analysis.imports import call_head, imported_roots, qualified_names
 
 
@@ -21,6 +21,7 @@ class ModuleNamespaces:
         self._scopes = scopes
         self._device_module: bool | None = None
         self._syncing_index: bool | None = None
+        self._array_protocol: bool | None = None
 
     def _head_names(self, call: cst.Call) -> frozenset[str]:
         head = call_head(call)
@@ -47,3 +48,12 @@ class ModuleNamespaces:
         if self._syncing_index is None:
             self._syncing_index = self._module is not None and bool(imported_roots(self._module) & SCALAR_INDEX_SYNC_MODULES)
         return self._syncing_index
+
+    def numpy_reads_tensors(self, call: cst.Call) -> bool:
+        """A NumPy call in a module written for a framework whose tensors hand NumPy their data
+        (``__array__``: torch, TensorFlow, JAX, Paddle, ...): ``np.conj(t)`` copies ``t`` to the host.
+        Not MXNet, whose NumPy code runs on ``.asnumpy()`` copies."""
+        if self._array_protocol is None:
+            roots = imported_roots(self._module) if self._module is not None else frozenset()
+            self._array_protocol = bool(roots & ARRAY_PROTOCOL_FRAMEWORKS) and "mxnet" not in roots
+        return self._array_protocol and self.host_numpy_call(call)

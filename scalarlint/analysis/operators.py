@@ -13,7 +13,7 @@ import libcst as cst
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.bindings import ELEMENT
-from scalarlint.analysis.kinds import Kind, Origin, Tag, least_doubt
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference import Inference
@@ -25,6 +25,9 @@ def binary_kind(inf: "Inference", node: cst.BinaryOperation) -> Kind:
     left, right = inf.kind(node.left), inf.kind(node.right)
     if isinstance(node.operator, cst.MatrixMultiply):
         return K.array() if left.is_device or right.is_device else K.UNKNOWN
+    if _element_times_setting(left, right, node):
+        element = left if left.tag is Tag.DEVICE_SCALAR else right
+        return K.Kind(Tag.DEVICE_SCALAR, origin=element.origin)  # rois[n, 0] * spatial_scale
     if left.tag is Tag.ARRAY or right.tag is Tag.ARRAY:
         ranks = [k.rank for k in (left, right) if k.tag is Tag.ARRAY]
         others = [k for k in (left, right) if k.tag is not Tag.ARRAY]
@@ -62,6 +65,20 @@ def binary_kind(inf: "Inference", node: cst.BinaryOperation) -> Kind:
     if {left.tag, right.tag} <= {Tag.HOST_INT, Tag.HOST_SCALAR}:
         return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
     return K.UNKNOWN
+
+def _element_times_setting(left: Kind, right: Kind, node: cst.BinaryOperation) -> bool:
+    """One element of an array and a helper's parameter of unknown rank in arithmetic
+    (``bottom_rois[n, 0] * spatial_scale``): the parameter is more likely a setting passed along
+    than an array the element broadcasts against, so the result stays one element."""
+    if not isinstance(node.operator, ARITHMETIC):
+        return False
+    kinds = {left.tag, right.tag}
+    if kinds != {Tag.DEVICE_SCALAR, Tag.ARRAY}:
+        return False
+    element = left if left.tag is Tag.DEVICE_SCALAR else right
+    other = right if element is left else left
+    return element.origin >= ELEMENT and not element.doubt and other.doubt == Doubt.PARAMETER and other.rank is None
+
 
 def unary_kind(inf: "Inference", node: cst.UnaryOperation) -> Kind:
     inner = inf.kind(node.expression)

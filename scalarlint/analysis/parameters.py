@@ -65,6 +65,8 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
             return K.CONTAINER
     if param.annotation is not None:
         annotated = annotation_kind(param.annotation.annotation)
+        if annotated.tag in (Tag.HOST_SCALAR, Tag.HOST_INT) and func in inf.rule_functions and _used_as_array(inf, func, name):
+            return K.array()  # ``theta: float`` of a custom gradient that reads ``theta.dtype``: a tensor
         if annotated.is_host_int and isinstance(func, cst.FunctionDef) and _mapped_by_jax(func):
             return K.Kind(Tag.DEVICE_SCALAR)  # ``r: int`` of a vmapped function is a tracer: x[r] gathers
         if annotated.tag is Tag.ARRAY and annotated.rank is None and isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):

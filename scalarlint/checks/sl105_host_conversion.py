@@ -35,7 +35,9 @@ MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `.item()`/`.tolis
 value the rule cannot type (only arrays have them; not under an `isinstance` test of host
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
-the host); and `jax.pure_callback` /
+the host), and any other NumPy function of a tensor there (`np.zeros_like(dy)`, `np.conj(t)`:
+NumPy reads it through `__array__`; not `np.shape`/`np.ndim`, not in MXNet modules, whose NumPy
+code runs on `.asnumpy()` copies); and `jax.pure_callback` /
 `io_callback` inside a rule (Python run on host copies of its arguments: what the callback
 itself does with them is host work and is not flagged); Python's `max(a, b)` /
 `min(a, b)` of an element (it compares on the host), and `str()`, `repr()` or `print()` of device
@@ -145,7 +147,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             return
         if (
             attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
-            and not _narrowed_to_host(receiver, node, ctx) and not _names_a_shape(receiver)
+            and not _narrowed_to_host(receiver, node, ctx)
+            and (not _names_a_shape(receiver) or _narrowed_to_tensor(receiver, node, ctx))
             and not _explicit_numpy_result(receiver, ctx)
         ):
             # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
@@ -186,10 +189,20 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         if copied.is_device and copied.doubt <= Doubt.PARAMETER:
             yield Finding(INFO.code, node, f"`np.{func}()` copies the device array `{short(ctx, args[0])}` to the host: a sync and a transfer", ctx.severity_for(node))
         return
+    if func is not None and func not in NOT_HOST_READS and args and ctx.inference.namespaces.numpy_reads_tensors(node):
+        read = ctx.inference.kind(args[0])
+        if read.tag is Tag.ARRAY and read.doubt == Doubt.NONE:
+            # np.zeros_like(dy), np.conj(t) where NumPy is the host: NumPy reads the tensor through
+            # __array__, a copy to the host
+            yield Finding(INFO.code, node, f"`np.{func}()` reads the device array `{short(ctx, args[0])}` on the host: a sync and a transfer", ctx.severity_for(node))
+            return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
 
 
+# NumPy functions that read only what a tensor says about itself (its shape, its type), not its data
+NOT_HOST_READS = frozenset({"shape", "ndim", "size", "isscalar", "iscomplexobj", "isrealobj", "result_type", "issubdtype",
+                            "can_cast", "dtype", "broadcast_shapes"})
 PYTHON_COMPARERS = frozenset({"max", "min"})  # max(a, b) asks bool(a > b): one value on the host
 TEXT_CONVERTERS = frozenset({"str", "repr", "print"})  # the digits of a device value are on the device
 
@@ -260,6 +273,28 @@ def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckCon
             if isinstance(test, cst.Call) and (call_name(test.func) or [""])[-1] == "isscalar" and len(test.args) == 1:
                 subject = test.args[0].value
                 if isinstance(subject, cst.Name) and subject.value == value.value:
+                    return True
+        child, parent = parent, ctx.parents.get(parent)
+    return False
+
+
+TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
+
+
+def _narrowed_to_tensor(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
+    """``if is_tensor(dim): dim = int(dim.item())``: inside a test that the value is a tensor
+    (``torch.is_tensor``, ``isinstance(v, Tensor)``) a name that reads like a setting holds one."""
+    if not isinstance(value, cst.Name):
+        return False
+    child, parent = use, ctx.parents.get(use)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+        if isinstance(parent, cst.If) and child is parent.body and isinstance(parent.test, cst.Call) and parent.test.args:
+            test, subject = parent.test, parent.test.args[0].value
+            name = (call_name(test.func) or [""])[-1]
+            if isinstance(subject, cst.Name) and subject.value == value.value:
+                if name in TENSOR_TESTS and len(test.args) == 1:
+                    return True
+                if name == "isinstance" and len(test.args) == 2 and any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
                     return True
         child, parent = parent, ctx.parents.get(parent)
     return False

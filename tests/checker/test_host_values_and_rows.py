@@ -160,3 +160,112 @@ def test_a_read_whose_name_is_indexed_again_is_a_row(tmp_path: Path) -> None:
     write back picks one element (the loop over rows is no per-element loop)."""
     found = _codes(tmp_path, ROWS_OF_A_MATRIX)
     assert [f for f in found if f[1] in ("SL101", "SL102")] == []
+
+
+SCALED_BOX_IN_A_HELPER = '''\
+import chainer
+import numpy as np
+
+
+class BoxAlign(chainer.Function):
+    def __init__(self, scale):
+        self.scale = scale
+
+    def forward_cpu(self, inputs):
+        x, boxes = inputs
+        scale = self.scale
+        out = np.zeros((len(boxes),), dtype=x.dtype)
+        for n in range(len(boxes)):
+            start = boxes[n, 0] * scale
+            end = boxes[n, 2] * scale
+            out[n] = max(end - start, 1.0)
+        return out,
+
+    def backward_cpu(self, inputs, grad_outputs):
+        return box_align(grad_outputs[0], inputs[1], self.scale), None
+
+
+def box_align(x, boxes, scale):
+    return BoxAlign(scale)(x, boxes)
+'''
+
+
+def test_an_element_times_a_setting_passed_through_a_helper_stays_one_element(tmp_path: Path) -> None:
+    """``scale`` reaches the op through ``box_align``'s parameter: a setting, not an array the
+    element broadcasts against, so ``max(end - start, 1.0)`` compares one element on the host."""
+    assert (16, "SL105") in _codes(tmp_path, SCALED_BOX_IN_A_HELPER)
+
+
+NUMPY_ON_A_TENSOR = '''\
+import numpy as np
+import tensorflow as tf
+
+
+@tf.custom_gradient
+def pick(tensor, *, key):
+    value = tensor[key]
+
+    def grad(dy):
+        host = np.zeros_like(dy)
+        rows = np.shape(dy)[0]
+        return tf.convert_to_tensor(host[:rows]), None
+
+    return value, grad
+'''
+
+
+def test_a_numpy_function_of_a_tensor_reads_it_on_the_host(tmp_path: Path) -> None:
+    """In a module written for TensorFlow, ``np.zeros_like(dy)`` reads the cotangent through
+    ``__array__`` (SL105); ``np.shape`` reads only what the tensor says about itself."""
+    found = _codes(tmp_path, NUMPY_ON_A_TENSOR)
+    assert (10, "SL105") in found
+    assert (11, "SL105") not in found
+
+
+FLOAT_ANNOTATED_TENSOR = '''\
+import numpy as np
+import tensorflow as tf
+
+
+@tf.custom_gradient
+def rotate(theta: float, angle: float):
+    table = np.asarray(theta)
+
+    def grad(dy):
+        return dy * tf.cos(theta), tf.zeros((), dtype=theta.dtype)
+
+    return tf.constant(table) * angle, grad
+'''
+
+
+def test_a_float_annotated_input_of_a_rule_read_as_a_tensor_is_one(tmp_path: Path) -> None:
+    """``theta: float``, but the rule reads ``theta.dtype``: TensorFlow hands a custom gradient
+    tensors, so ``np.asarray(theta)`` is a host copy. ``angle`` has no such use and stays a float."""
+    found = _codes(tmp_path, FLOAT_ANNOTATED_TENSOR)
+    assert (7, "SL105") in found
+
+
+ENGINE_WITH_NAMED_BACKWARD = '''\
+import numpy as np
+
+
+def is_tensor(value):
+    return hasattr(value, "_data")
+
+
+class Amin:
+    def forward(self, t, dim=None):
+        if is_tensor(dim):
+            dim = int(dim.item())
+        self.saved = t
+        return np.amin(t, axis=dim)
+
+    def _backward(self, grad):
+        return grad
+'''
+
+
+def test_the_forward_of_a_class_whose_backward_is_named_a_rule_is_checked(tmp_path: Path) -> None:
+    """``_backward`` is a rule by its name, so ``forward`` is its forward; inside
+    ``if is_tensor(dim):`` the setting-like ``dim`` holds a tensor and ``.item()`` copies it."""
+    assert (11, "SL105") in _codes(tmp_path, ENGINE_WITH_NAMED_BACKWARD)
