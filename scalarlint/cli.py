@@ -45,14 +45,16 @@ def main() -> None:
 @click.option("--extend-select", help="Codes to enable on top of the configured ones.")
 @click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
 @click.option("--scope", type=click.Choice(["rules", "all"]), help="Check only AD rules and their helpers, or every function.")
-@click.option("--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True)
+@click.option("--output-format", "--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True, help="Report format (--format: the older name).")
 @click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to this file instead of stdout.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--stdin-filename", help="Read the source from stdin and report it under this name (as '-' does; other paths are then ignored).")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
-@click.option("--fix", is_flag=True, help="Apply safe fixes, then report what is left.")
+@click.option("--fix/--no-fix", default=False, help="Apply safe fixes, then report what is left (--no-fix: do not; the last one given wins).")
+@click.option("--fix-only", is_flag=True, help="Apply safe fixes and report nothing else; exit 0 (see --exit-non-zero-on-fix).")
+@click.option("--exit-non-zero-on-fix", "exit_on_fix", is_flag=True, help="With --fix or --fix-only, exit 1 when a file was rewritten, even if no findings remain.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also offer unsafe fixes (and apply them with --fix or --diff).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed (with --fix) and say why the others have no fix.")
@@ -82,6 +84,8 @@ def check(
     jobs: int | None,
     color: bool | None,
     fix: bool = False,
+    fix_only: bool = False,
+    exit_on_fix: bool = False,
     unsafe_fixes: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
@@ -131,10 +135,11 @@ def check(
         sys.exit(run_check(targets, config, jobs, runtime_record, runtime_findings, output_format, output_file, exit_zero))
 
     report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes, show_evidence)
-    if fix or diff:
-        from scalarlint.fix_command import check_and_fix
+    if fix or fix_only or diff:
+        from scalarlint.fix_command import FixMode, check_and_fix
 
-        check_and_fix(targets, (stdin_filename or "<stdin>") if use_stdin else None, config, unsafe_fixes, diff, fix_read_only, report)
+        mode = FixMode(only=fix_only, exit_on_fix=exit_on_fix)
+        check_and_fix(targets, (stdin_filename or "<stdin>") if use_stdin else None, config, unsafe_fixes, diff, fix_read_only, report, mode)
         return
 
     result = RunResult()
