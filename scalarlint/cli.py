@@ -53,6 +53,7 @@ def main() -> None:
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
 @click.option("--fix/--no-fix", default=False, help="Apply safe fixes, then report what is left (--no-fix: do not; the last one given wins).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: SLxxx` to every line with a finding (extending a noqa comment already there), then exit.")
 @click.option("--fix-only", is_flag=True, help="Apply safe fixes and report nothing else; exit 0 (see --exit-non-zero-on-fix).")
 @click.option("--exit-non-zero-on-fix", "exit_on_fix", is_flag=True, help="With --fix or --fix-only, exit 1 when a file was rewritten, even if no findings remain.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also offer unsafe fixes (and apply them with --fix or --diff).")
@@ -86,6 +87,7 @@ def check(
     fix: bool = False,
     fix_only: bool = False,
     exit_on_fix: bool = False,
+    add_noqa: bool = False,
     unsafe_fixes: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
@@ -133,6 +135,13 @@ def check(
         from scalarlint.runtime_join import run_check
 
         sys.exit(run_check(targets, config, jobs, runtime_record, runtime_findings, output_format, output_file, exit_zero))
+
+    if add_noqa:
+        if use_stdin or fix or fix_only or diff:
+            raise click.UsageError("--add-noqa writes the files it checks: not with '-', --fix, --fix-only or --diff")
+        from scalarlint.add_noqa import add_noqa_command
+
+        sys.exit(add_noqa_command(targets, config, jobs, None if no_cache else _open_cache(config)))
 
     report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes, show_evidence)
     if fix or fix_only or diff:
