@@ -29,16 +29,20 @@ from scalarlint.fix_counts import FixTally, diff_summary, fix_summary, plural, t
 from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
 
 if TYPE_CHECKING:
+    from scalarlint.analysis.sources import SourceFile
+    from scalarlint.baseline import Baseline
     from scalarlint.fixers.engine import FileFix, FixRun
 
 
 @dataclass(frozen=True)
 class FixMode:
     """How a fix run ends. ``only``: ``--fix-only``, no report of what remains and exit 0;
-    ``exit_on_fix``: ``--exit-non-zero-on-fix``, exit 1 whenever a file was rewritten."""
+    ``exit_on_fix``: ``--exit-non-zero-on-fix``, exit 1 whenever a file was rewritten;
+    ``baseline``: report only the remaining findings it does not hold."""
 
     only: bool = False
     exit_on_fix: bool = False
+    baseline: Baseline | None = None
 
 
 def check_and_fix(
@@ -66,6 +70,9 @@ def check_and_fix(
         counts.add(tally(fixed.outcome.original, fixed.outcome.remaining, unsafe))
     if stdin_fix is not None and stdin_fix.outcome.text != stdin_fix.source.text:
         rewritten += 1
+    if mode.baseline is not None and not mode.only:  # the fixed files are on disk; stdin's is not
+        fixed_stdin = {} if stdin_fix is None else {stdin_fix.path: _fixed_source(stdin_fix)}
+        remaining = mode.baseline.report_only_new(remaining, fixed_stdin)
     hidden = 0 if unsafe else sum(1 for d in remaining if unsafe_only(d))
     remaining = sorted((visible_fixes(d, unsafe) for d in remaining), key=Diagnostic.sort_key)
     errors = sorted(run.errors, key=lambda e: e.filename)
@@ -88,6 +95,14 @@ def check_and_fix(
         summary_to_stderr = to_stderr or report.output_format != "text" or report.output_file is not None
         click.echo(fix_summary(counts, len(remaining), hidden, report.show_fixes), nl=False, err=summary_to_stderr)
     sys.exit(max(exit_code(remaining, errors, report.exit_zero), fixed_exit))
+
+
+def _fixed_source(fixed: FileFix) -> SourceFile:
+    """The fixed text as a source of its own (for a notebook, with its cells where they now are)."""
+    from scalarlint.fixers.engine import encoded
+
+    source = decode_source(encoded(fixed.outcome.text, fixed.source), fixed.path)
+    return fixed.source if isinstance(source, FileError) else source
 
 
 def _fix_in_memory(targets: list[Path], stdin_name: str | None, config: Config, unsafe: bool) -> tuple[FixRun, FileFix | None]:
