@@ -48,8 +48,9 @@ from scalarlint.config import Config
 # 2: diagnostics carry ``confidence`` and ``evidence``; an entry of 1 would read back without them
 MAGIC = b"scalarlint-cache 2\n"
 KINDS = ("index", "findings", "run")
-# Settings that do not change what a run finds (where the cache lives, how long a file may take).
-_UNRELATED_SETTINGS = frozenset({"cache_dir", "file_time_limit", "use_cache"})
+# Settings that do not change what a run finds (where the cache lives, how long a file may take,
+# which findings a baseline holds back from the report).
+_UNRELATED_SETTINGS = frozenset({"cache_dir", "file_time_limit", "use_cache", "baseline"})
 _ALLOWED_CLASSES = {
     ("scalarlint.diagnostics", name)
     for name in ("Diagnostic", "Location", "Edit", "Fix", "Severity", "Applicability", "Confidence", "FileError")

@@ -16,6 +16,8 @@ from scalarlint.read_errors import locate
 from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
 
 if TYPE_CHECKING:
+    from scalarlint.analysis.sources import SourceFile
+    from scalarlint.baseline import Baseline
     from scalarlint.engine import RunResult
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main"]
@@ -45,14 +47,19 @@ def main() -> None:
 @click.option("--extend-select", help="Codes to enable on top of the configured ones.")
 @click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
 @click.option("--scope", type=click.Choice(["rules", "all"]), help="Check only AD rules and their helpers, or every function.")
-@click.option("--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True)
+@click.option("--output-format", "--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True, help="Report format (--format: the older name).")
 @click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to this file instead of stdout.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--stdin-filename", help="Read the source from stdin and report it under this name (as '-' does; other paths are then ignored).")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read settings from this TOML file.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: every core).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal).")
-@click.option("--fix", is_flag=True, help="Apply safe fixes, then report what is left.")
+@click.option("--fix/--no-fix", default=False, help="Apply safe fixes, then report what is left (--no-fix: do not; the last one given wins).")
+@click.option("--fix-only", is_flag=True, help="Apply safe fixes and report nothing else; exit 0 (see --exit-non-zero-on-fix).")
+@click.option("--exit-non-zero-on-fix", "exit_on_fix", is_flag=True, help="With --fix or --fix-only, exit 1 when a file was rewritten, even if no findings remain.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: SLxxx` to every line with a finding (extending a noqa comment already there), then exit.")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path, dir_okay=False), help="Report only findings not in this baseline file (default: the baseline setting); where it does not exist yet, write it from this run's findings and exit 0.")
+@click.option("--update-baseline", is_flag=True, help="Rewrite the baseline from this run's findings.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also offer unsafe fixes (and apply them with --fix or --diff).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if anything would change).")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed (with --fix) and say why the others have no fix.")
@@ -82,6 +89,11 @@ def check(
     jobs: int | None,
     color: bool | None,
     fix: bool = False,
+    fix_only: bool = False,
+    exit_on_fix: bool = False,
+    add_noqa: bool = False,
+    baseline_file: Path | None = None,
+    update_baseline: bool = False,
     unsafe_fixes: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
@@ -123,6 +135,7 @@ def check(
         raise click.UsageError(str(exc)) from exc
     if show_settings or show_files:
         _explain_run(targets, anchor, config, config_file, show_settings, show_files)
+    baseline = _open_baseline(baseline_file, update_baseline, add_noqa, config, targets + ([Path(stdin_filename or "<stdin>")] if use_stdin else []))
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json")
     if runtime_record is not None:
@@ -130,14 +143,23 @@ def check(
 
         sys.exit(run_check(targets, config, jobs, runtime_record, runtime_findings, output_format, output_file, exit_zero))
 
-    report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes, show_evidence)
-    if fix or diff:
-        from scalarlint.fix_command import check_and_fix
+    if add_noqa:
+        if use_stdin or fix or fix_only or diff:
+            raise click.UsageError("--add-noqa writes the files it checks: not with '-', --fix, --fix-only or --diff")
+        from scalarlint.add_noqa import add_noqa_command
 
-        check_and_fix(targets, (stdin_filename or "<stdin>") if use_stdin else None, config, unsafe_fixes, diff, fix_read_only, report)
+        sys.exit(add_noqa_command(targets, config, jobs, None if no_cache else _open_cache(config)))
+
+    report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes, show_evidence)
+    if fix or fix_only or diff:
+        from scalarlint.fix_command import FixMode, check_and_fix
+
+        mode = FixMode(only=fix_only, exit_on_fix=exit_on_fix, baseline=baseline)
+        check_and_fix(targets, (stdin_filename or "<stdin>") if use_stdin else None, config, unsafe_fixes, diff, fix_read_only, report, mode)
         return
 
     result = RunResult()
+    stdin_sources: dict[str, SourceFile] = {}
     if use_stdin:
         raw = sys.stdin.buffer.read()
         source = decode_source(raw, stdin_filename or "<stdin>")
@@ -148,6 +170,7 @@ def check(
         else:
             result.diagnostics.extend(outcome)
             result.files_checked += 1
+            stdin_sources[source.path] = source
     if targets:
         run = check_paths(targets, config, jobs, None if no_cache else _open_cache(config))
         if verbose:
@@ -156,6 +179,8 @@ def check(
         result.errors.extend(run.errors)
         result.files_checked += run.files_checked
         warn_if_nothing_found(run.files_checked, run.errors)
+    if baseline is not None:
+        result.diagnostics = baseline.report_only_new(result.diagnostics, stdin_sources)
     _report(result, report, unsafe_fixes)
 
 
@@ -182,6 +207,22 @@ def _report(result: RunResult, report: ReportOptions, unsafe_fixes: bool) -> Non
                 "dependency (or set `allow-scalar-import`)."
             )
     sys.exit(exit_code(result.diagnostics, result.errors, report.exit_zero))
+
+
+def _open_baseline(path: Path | None, update: bool, add_noqa: bool, config: Config, scope: list[Path]) -> Baseline | None:
+    """The baseline of a run over ``scope`` (``--baseline``, else the setting), read before the
+    run starts; a broken one, or one asked for with ``--add-noqa`` (which marks every finding),
+    is a usage error. None with ``--add-noqa`` or without a baseline."""
+    if add_noqa and (path is not None or update):
+        raise click.UsageError("--add-noqa marks every finding: not with --baseline or --update-baseline")
+    if add_noqa or not (path is not None or update or config.baseline):
+        return None
+    from scalarlint.baseline import Baseline
+
+    try:
+        return Baseline.open(path, config, update, scope)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def _cache_summary(run) -> str:  # type: ignore[no-untyped-def]

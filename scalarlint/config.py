@@ -149,6 +149,7 @@ class Config:
     file_time_limit: float = 60.0  # seconds per file and pass; 0: none (scalarlint.time_limit)
     cache_dir: str = ""  # "" : $XDG_CACHE_HOME/scalarlint (scalarlint.cache)
     confidence: str = "medium"  # the least confidence a finding needs to be reported (diagnostics.Confidence)
+    baseline: str = ""  # a baseline file (scalarlint.baseline), relative to root; "": none
     root: str = field(default=".", compare=False)
 
     def enabled_codes(self) -> frozenset[str]:
@@ -266,6 +267,10 @@ def _apply_option(changes: dict[str, Any], cfg: Config, key: str, value: Any) ->
         changes["file_time_limit"] = float(value)
     elif key == "confidence":
         changes["confidence"] = confidence_level(value)
+    elif key == "baseline":
+        if not isinstance(value, str) or not value:
+            raise ConfigError("baseline must be a file path string")
+        changes["baseline"] = value
     elif key == "per-file-ignores":
         if not isinstance(value, dict):
             raise ConfigError("per-file-ignores must be a table of pattern = [codes]")

@@ -11,7 +11,7 @@ import re
 import tokenize
 
 ALL = frozenset({"*"})
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _IGNORE = re.compile(r"#\s*scalarlint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 SKIP_FILE = re.compile(r"^[ \t]*#[ \t]*scalarlint:[ \t]*skip-file\b", re.MULTILINE | re.IGNORECASE)
 
@@ -20,16 +20,21 @@ def file_is_skipped(text: str) -> bool:
     return SKIP_FILE.search(text) is not None
 
 
+def noqa_codes(raw: str) -> list[str]:
+    """The codes of a ``# noqa:`` comment's ``codes`` group, upper-cased, in their order."""
+    return [c.upper() for c in re.split(r"[\s,]+", raw.strip()) if c]
+
+
 def _codes(raw: str | None) -> frozenset[str]:
     if not raw:
         return ALL
-    return frozenset(c.upper() for c in re.split(r"[\s,]+", raw.strip()) if c)
+    return frozenset(noqa_codes(raw))
 
 
 def suppressions(text: str) -> dict[int, frozenset[str]]:
     """Line number -> codes suppressed on it (``{"*"}`` for all)."""
     out: dict[int, frozenset[str]] = {}
-    if _NOQA.search(text) is None and _IGNORE.search(text) is None:
+    if NOQA.search(text) is None and _IGNORE.search(text) is None:
         return out  # no such comment anywhere: nothing to tokenize for
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
@@ -38,7 +43,7 @@ def suppressions(text: str) -> dict[int, frozenset[str]]:
     for token in tokens:
         if token.type != tokenize.COMMENT:
             continue
-        for pattern in (_NOQA, _IGNORE):
+        for pattern in (NOQA, _IGNORE):
             match = pattern.search(token.string)
             if match:
                 codes = _codes(match.group("codes"))

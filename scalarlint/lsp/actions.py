@@ -8,13 +8,11 @@ a client drops them rather than applying them to a newer text.
 
 from __future__ import annotations
 
-import io
-import re
-import tokenize
 from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from scalarlint.add_noqa import CommentRows
 from scalarlint.diagnostics import Applicability, Diagnostic, Edit, Location
 from scalarlint.error_codes import ERROR_CODES
 from scalarlint.lsp.convert import (
@@ -23,13 +21,10 @@ from scalarlint.lsp.convert import (
     to_lsp_diagnostic,
     to_text_edit,
 )
+from scalarlint.suppression import NOQA, noqa_codes
 
 FIX_ALL_KIND = "source.fixAll.scalarlint"
 FIX_ALL_TITLE = "scalarlint: Fix all safe"
-
-# The noqa comment syntax scalarlint.suppression accepts (`noqa: CODES`); group "codes" holds the list.
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_LAYOUT = (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT)
 
 
 @dataclass
@@ -113,54 +108,33 @@ def quick_fixes(
     return actions
 
 
-def _comment_line_ok(tokens: list[tokenize.TokenInfo], lines: list[str], row: int) -> bool:
-    """Whether a comment may be appended to physical line ``row`` (1-based).
-
-    Not after a backslash continuation, and not where the line ends inside a token (a
-    triple-quoted string): a comment there would change the program or be part of a string.
-    """
-    if row < 1 or row > len(lines):
-        return False
-    if lines[row - 1].rstrip("\r\n").endswith("\\"):
-        return False
-    for tok in tokens:
-        if tok.type not in _LAYOUT and tok.start[0] <= row < tok.end[0]:
-            return False
-    return True
-
-
 def noqa_edit(text: str, d: Diagnostic) -> Edit | None:
     """The edit that suppresses ``d.code`` on the diagnostic's line with a ``# noqa`` comment.
 
     Extends an existing ``# noqa: ...`` list; otherwise appends ``  # noqa: CODE`` at the end
-    of the line (after any comment already there). The suppression reads comments on the
-    diagnostic's first or last line, so the last line is used when the first cannot take a
-    comment. ``None`` when neither can (or the file cannot be tokenized).
+    of the line (after any comment already there). The row is the one ``--add-noqa`` picks
+    (``add_noqa.CommentRows.target``: the first row the suppression reads, else its last, never
+    one that ends inside a string or after a backslash). ``None`` when neither can take a
+    comment (or the file cannot be tokenized).
     """
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
+    rows = CommentRows.of(text)
+    row = rows.target(d.location.row, d.end_location.row) if rows is not None else None
+    if rows is None or row is None:
         return None
-    lines = io.StringIO(text).readlines()
-    for row in dict.fromkeys((d.location.row, d.end_location.row)):
-        if not _comment_line_ok(tokens, lines, row):
-            continue
-        comment = next((t for t in tokens if t.type == tokenize.COMMENT and t.start[0] == row), None)
-        if comment is not None:
-            match = _NOQA.search(comment.string)
-            if match and not match.group("codes"):
-                return None  # a bare noqa (no codes) already silences everything on the line
-            if match:
-                codes = re.split(r"[\s,]+", match.group("codes").strip())
-                if d.code.upper() in (c.upper() for c in codes):
-                    return None
-                column = comment.start[1] + match.end("codes") + 1
-                at = Location(row, column)
-                return Edit(f", {d.code}", at, at)
-        line = lines[row - 1].rstrip("\r\n")
-        body = line.rstrip()
-        return Edit(f"  # noqa: {d.code}", Location(row, len(body) + 1), Location(row, len(line) + 1))
-    return None
+    comment = rows.comments.get(row)
+    if comment is not None:
+        match = NOQA.search(comment.string)
+        if match and not match.group("codes"):
+            return None  # a bare noqa (no codes) already silences everything on the line
+        if match:
+            if d.code.upper() in noqa_codes(match.group("codes")):
+                return None
+            column = comment.start[1] + match.end("codes") + 1
+            at = Location(row, column)
+            return Edit(f", {d.code}", at, at)
+    line = rows.lines[row - 1].rstrip("\r\n")
+    body = line.rstrip()
+    return Edit(f"  # noqa: {d.code}", Location(row, len(body) + 1), Location(row, len(line) + 1))
 
 
 def ignore_actions(
