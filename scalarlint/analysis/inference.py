@@ -52,6 +52,7 @@ ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose",
 # ML code's name for a vector of per-sequence lengths (``ilens``, ``input_lengths``, ``seq_lens``)
 LENGTHS_NAME = re.compile(r"(^|_|[a-z])(lens|lengths)$")
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
+HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy"})  # named for what they return: a NumPy copy
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
 
@@ -587,6 +588,8 @@ class Inference:
                 return K.HOST_SCALAR if attr == "asscalar" else K.array(doubt=Doubt.HOST_COPY)
             if receiver.tag is Tag.UNKNOWN and not args and attr in MASK_CASTS:
                 return K.array(None, True)  # util.bdiag(I).bool(): only tensors have these casts
+        if parts and parts[-1] in HOST_COPY_FUNCTIONS and len(args) == 1 and self.module_call(node) is None:
+            return K.array(doubt=Doubt.HOST_COPY)  # self.asnumpy(C), utils.to_numpy(x): a host copy, whoever defines it
         local = self.local_function(node)
         if local is not None:
             return self.calls.return_kind(local, [], 1)

@@ -155,7 +155,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             # methods; inside a rule the value is device data
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return
-        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and not _narrowed_to_host(receiver, node, ctx):
+        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not _narrowed_to_host(receiver, node, ctx):
             ctx.claim(receiver)
             yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return

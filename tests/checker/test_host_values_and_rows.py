@@ -269,3 +269,33 @@ def test_the_forward_of_a_class_whose_backward_is_named_a_rule_is_checked(tmp_pa
     """``_backward`` is a rule by its name, so ``forward`` is its forward; inside
     ``if is_tensor(dim):`` the setting-like ``dim`` holds a tensor and ``.item()`` copies it."""
     assert (11, "SL105") in _codes(tmp_path, ENGINE_WITH_NAMED_BACKWARD)
+
+
+HOST_COPY_BY_A_BACKEND_METHOD = '''\
+import numpy as np
+import tensorflow as tf
+
+
+class Backend:
+    def asnumpy(self, tensor):
+        return np.array(tensor)
+
+    @tf.custom_gradient
+    def polynomial(self, A, C):
+        A, C = self.asnumpy(A), self.asnumpy(C)
+        value = tf.numpy_function(np.polyval, [A, C.item()], [A.dtype])
+
+        def grad(dy):
+            return dy * C.item(), None
+
+        return value, grad
+'''
+
+
+def test_what_a_function_named_asnumpy_returns_is_host_data(tmp_path: Path) -> None:
+    """``self.asnumpy(C)`` copies ``C`` to the host (SL105 there); ``C.item()`` afterwards reads
+    the host copy, no second sync."""
+    found = _codes(tmp_path, HOST_COPY_BY_A_BACKEND_METHOD)
+    assert (11, "SL105") in found
+    assert (12, "SL105") in found  # tf.numpy_function: the callback round trip
+    assert [f for f in found if f[0] == 15] == []
