@@ -52,7 +52,7 @@ ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose",
 # ML code's name for a vector of per-sequence lengths (``ilens``, ``input_lengths``, ``seq_lens``)
 LENGTHS_NAME = re.compile(r"(^|_|[a-z])(lens|lengths)$")
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
-HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy"})  # named for what they return: a NumPy copy
+HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy", "to_np"})  # named for what they return: a NumPy copy
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
 

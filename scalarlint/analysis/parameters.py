@@ -105,7 +105,26 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
     if target is not None and target.beside_rule and not _used_as_array(inf, func, name):
         return K.UNKNOWN  # a rule class's other method: its callers or its own uses must vouch
     named_rule = func in inf.rule_functions and isinstance(func, cst.FunctionDef)
+    if not named_rule and _given_to_host_numpy(inf, func, name):
+        return K.array(doubt=Doubt.HOST_COPY)  # np.full_like(matrix, ...) in a torch module: a NumPy array
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+def _given_to_host_numpy(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:
+    """A helper's parameter that the helper hands to NumPy where NumPy is the host (a module
+    written for torch or TensorFlow): ``dijkstra(matrix)`` run on ``.cpu().numpy()`` copies."""
+    if func is None:
+        return False
+    given = inf.cache.get(("host-numpy-args", func))
+    if given is None:
+        given = set()
+        for node in walk(func):
+            first = node.args[0].value if isinstance(node, cst.Call) and node.args else None
+            # the parameter itself, never rebound (not ``x = x.asnumpy(); np.sum(x)``)
+            if isinstance(first, cst.Name) and inf.namespaces.host_numpy_call(node) and inf.parameter_of(first) is not None:
+                given.add(first.value)
+        inf.cache[("host-numpy-args", func)] = given
+    return name in given  # type: ignore[operator]
 
 
 MAPPING_TRANSFORMS = frozenset({"vmap", "pmap", "shard_map", "xmap"})

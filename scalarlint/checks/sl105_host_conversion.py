@@ -7,7 +7,7 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
-from scalarlint.analysis.inference import DEVICE_ONLY_METHODS
+from scalarlint.analysis.inference import DEVICE_ONLY_METHODS, HOST_COPY_FUNCTIONS
 from scalarlint.analysis.host_numpy import HOST_COPIES
 from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.scalar_use import is_python_marker
@@ -67,7 +67,7 @@ reduction result. If the conversion is intended and happens once, mark it with
 NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
 
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
-TRANSFER_FUNCTIONS = frozenset({"asnumpy", "to_numpy"}) | HOST_FUNCTIONS
+TRANSFER_FUNCTIONS = HOST_COPY_FUNCTIONS | HOST_FUNCTIONS
 ELEMENT_TRANSFERS = frozenset({"item"}) | ELEMENT_METHODS
 UNKNOWN_RECEIVER_TRANSFERS = frozenset({"item", "tolist"})  # array-only methods, whatever the receiver
 

@@ -299,3 +299,38 @@ def test_what_a_function_named_asnumpy_returns_is_host_data(tmp_path: Path) -> N
     assert (11, "SL105") in found
     assert (12, "SL105") in found  # tf.numpy_function: the callback round trip
     assert [f for f in found if f[0] == 15] == []
+
+
+HOST_NUMPY_HELPER = '''\
+import numpy as np
+import torch
+
+
+def shortest(matrix):
+    costs = np.full_like(matrix, 1.0e10)
+    costs[0, 0] = matrix[0, 0]
+    return costs
+
+
+def to_np(x):
+    return x.detach().cpu().numpy()
+
+
+class Path(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, weights):
+        host = to_np(weights)
+        return torch.from_numpy(np.stack(list(map(shortest, host))))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+'''
+
+
+def test_a_helper_that_hands_its_parameter_to_host_numpy_gets_numpy(tmp_path: Path) -> None:
+    """In a torch module ``shortest`` gives ``matrix`` to ``np.full_like``: it holds NumPy, so its
+    element reads are host work; the copy is in ``to_np`` (SL105 on its ``.cpu()``/``.numpy()``)."""
+    found = _codes(tmp_path, HOST_NUMPY_HELPER)
+    assert [f for f in found if f[0] in (6, 7)] == []
+    assert (12, "SL105") in found
