@@ -38,11 +38,16 @@ class _Excludes:
 
 
 class _GitIgnore:
-    """A folder's ``.gitignore``: pathspec's git semantics (last match wins, negations, folder
-    patterns), behind one combined regex of every pattern. Most paths match none, and one
-    search is far cheaper than pathspec trying each of a large project's hundred patterns."""
+    """A folder's ``.gitignore``: git's patterns, last match wins, behind one combined regex of
+    every pattern. Most paths match none, and one search is far cheaper than pathspec trying
+    each of a large project's hundred patterns.
 
-    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+    Plain last-match-wins, not pathspec's ``GitIgnoreSpec``: that one ranks a file pattern above
+    a folder pattern, which keeps ``*`` / ``!*/`` / ``!*.py`` (ignore all but folders and Python
+    files) ignoring every folder, where git re-includes them. Git's other rule, that nothing in
+    an excluded folder comes back, holds because the walk never enters one."""
+
+    def __init__(self, spec: pathspec.PathSpec) -> None:
         self.spec = spec
         alternatives = [
             _UNNAMED.sub("(?:", p.regex.pattern)
@@ -67,7 +72,11 @@ def _gitignore(folder: Path) -> _GitIgnore | None:
     try:
         import pathspec  # here: checking named files never reads a .gitignore
 
-        return _GitIgnore(pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines()))
+        lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+        try:
+            return _GitIgnore(pathspec.PathSpec.from_lines("gitignore", lines))
+        except LookupError:  # pathspec before 1.0 names git's patterns "gitwildmatch"
+            return _GitIgnore(pathspec.PathSpec.from_lines("gitwildmatch", lines))
     except Exception:
         return None
 

@@ -206,6 +206,18 @@ def test_gitignore_and_exclude(project: Path) -> None:
     assert code == 1 and "g.py:10:9" in out
 
 
+def test_gitignore_that_keeps_only_folders_and_python_files(project: Path) -> None:
+    """``*``, ``!*/``, ``!*.py``: git ignores every file but Python files and re-includes every
+    folder, so the rule in ``asr/loss/`` is checked; a text file is not."""
+    (project / ".gitignore").write_text("*\n!*/\n!*.py\n!.gitignore\n", encoding="utf-8")
+    (project / "asr" / "loss").mkdir(parents=True)
+    (project / "asr" / "loss" / "ctc.py").write_text(BAD_RULE, encoding="utf-8")
+    code, out = run(["check", "--show-files", "."], project)
+    assert "ctc.py" in out and "bad.py" in out
+    code, out = run(["check", "."], project)
+    assert code == 1 and "ctc.py:10:9" in out
+
+
 def test_cross_module_helper_names_its_rule(tmp_path: Path) -> None:
     pkg = tmp_path / "pkg"
     pkg.mkdir()
