@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -113,18 +113,26 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
 def _given_to_host_numpy(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:
     """A helper's parameter that the helper hands to NumPy where NumPy is the host (a module
     written for torch or TensorFlow): ``dijkstra(matrix)`` run on ``.cpu().numpy()`` copies."""
+
+    def handed(node: cst.CSTNode) -> str | None:
+        first = node.args[0].value if isinstance(node, cst.Call) and node.args else None
+        # the parameter itself, never rebound (not ``x = x.asnumpy(); np.sum(x)``)
+        if isinstance(first, cst.Name) and inf.namespaces.host_numpy_call(node) and inf.parameter_of(first) is not None:  # type: ignore[arg-type]
+            return first.value
+        return None
+
+    return name in _names_in(inf, func, "host-numpy-args", handed)
+
+
+def _names_in(inf: "Inference", func: cst.CSTNode | None, kind: str, pick: Callable[[cst.CSTNode], str | None]) -> frozenset[str]:
+    """The names ``pick`` finds in the nodes of ``func``, once per function and question."""
     if func is None:
-        return False
-    given = inf.cache.get(("host-numpy-args", func))
-    if given is None:
-        given = set()
-        for node in walk(func):
-            first = node.args[0].value if isinstance(node, cst.Call) and node.args else None
-            # the parameter itself, never rebound (not ``x = x.asnumpy(); np.sum(x)``)
-            if isinstance(first, cst.Name) and inf.namespaces.host_numpy_call(node) and inf.parameter_of(first) is not None:
-                given.add(first.value)
-        inf.cache[("host-numpy-args", func)] = given
-    return name in given  # type: ignore[operator]
+        return frozenset()
+    found = inf.cache.get((kind, func))
+    if found is None:
+        found = frozenset(n for n in map(pick, walk(func)) if n is not None)
+        inf.cache[(kind, func)] = found
+    return found  # type: ignore[return-value]
 
 
 MAPPING_TRANSFORMS = frozenset({"vmap", "pmap", "shard_map", "xmap"})
@@ -158,18 +166,15 @@ ARRAY_USES = frozenset({"shape", "dtype", "ndim", "size", "T"})
 def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:
     """``p.shape[0]``, ``p.dtype``: a parameter named like a scalar (``p``, ``n``, ``k``) that
     the function treats as an array (polynomial coefficients, not a norm's order)."""
-    if func is None:
-        return False
-    uses = inf.cache.get(("array-uses", func))
-    if uses is None:
-        uses = set()
-        for node in walk(func):
-            if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES and isinstance(node.value, cst.Name):
-                uses.add(node.value.value)
-            elif isinstance(node, cst.Call) and node.args and isinstance(node.args[0].value, cst.Name) and inf.module_call(node):
-                uses.add(node.args[0].value.value)  # np.cumsum(p): the operand of an array function
-        inf.cache[("array-uses", func)] = uses
-    return name in uses  # type: ignore[operator]
+
+    def used(node: cst.CSTNode) -> str | None:
+        if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES and isinstance(node.value, cst.Name):
+            return node.value.value
+        if isinstance(node, cst.Call) and node.args and isinstance(node.args[0].value, cst.Name) and inf.module_call(node):
+            return node.args[0].value.value  # np.cumsum(p): the operand of an array function
+        return None
+
+    return name in _names_in(inf, func, "array-uses", used)
 
 
 SEQUENCE_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "remove", "sort", "reverse", "copy", "clear"})
