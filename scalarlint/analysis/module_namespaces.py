@@ -20,8 +20,7 @@ class ModuleNamespaces:
         self._module = module
         self._scopes = scopes
         self._device_module: bool | None = None
-        self._syncing_index: bool | None = None
-        self._array_protocol: bool | None = None
+        self._roots: frozenset[str] | None = None
 
     def _head_names(self, call: cst.Call) -> frozenset[str]:
         head = call_head(call)
@@ -45,15 +44,19 @@ class ModuleNamespaces:
     def index_reads_host(self) -> bool:
         """The module imports a framework whose indexing copies a 0-d integer index to the host
         (``frameworks.SCALAR_INDEX_SYNC_MODULES``: torch)."""
-        if self._syncing_index is None:
-            self._syncing_index = self._module is not None and bool(imported_roots(self._module) & SCALAR_INDEX_SYNC_MODULES)
-        return self._syncing_index
+        return bool(self._imported_roots() & SCALAR_INDEX_SYNC_MODULES)
+
+    def _imported_roots(self) -> frozenset[str]:
+        """The top-level packages the module imports, read once (a walk of the whole module)."""
+        if self._roots is None:
+            self._roots = imported_roots(self._module) if self._module is not None else frozenset()
+        return self._roots
 
     def numpy_reads_tensors(self, call: cst.Call) -> bool:
         """A NumPy call in a module written for a framework whose tensors hand NumPy their data
         (``__array__``: torch, TensorFlow, JAX, Paddle, ...): ``np.conj(t)`` copies ``t`` to the host.
         Not MXNet, whose NumPy code runs on ``.asnumpy()`` copies."""
-        if self._array_protocol is None:
-            roots = imported_roots(self._module) if self._module is not None else frozenset()
-            self._array_protocol = bool(roots & ARRAY_PROTOCOL_FRAMEWORKS) and "mxnet" not in roots
-        return self._array_protocol and self.host_numpy_call(call)
+        if not self.host_numpy_call(call):
+            return False
+        roots = self._imported_roots()
+        return bool(roots & ARRAY_PROTOCOL_FRAMEWORKS) and "mxnet" not in roots
