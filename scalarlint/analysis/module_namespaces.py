@@ -33,7 +33,10 @@ class ModuleNamespaces:
     def host_numpy_call(self, call: cst.Call) -> bool:
         """A NumPy call in a module written for one device framework (``host_numpy``)."""
         if self._device_module is None:
-            self._device_module = self._module is not None and is_device_framework_module(self._module)
+            # the imports first (read once for every question): most modules import no device
+            # framework, and then the whole-module walk for a generic namespace is not needed
+            device = bool(self._imported_roots() & DEVICE_FRAMEWORKS)
+            self._device_module = device and self._module is not None and is_device_framework_module(self._module)
         return self._device_module and self.numpy_call(call)
 
     def device_namespace_call(self, call: cst.Call) -> bool:
