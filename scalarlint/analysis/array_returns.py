@@ -44,34 +44,50 @@ LITERAL_CONVERTERS = frozenset({"tensor", "array", "asarray", "as_tensor", "cons
 
 
 class ReturnedArrays:
-    """One function's names bound to array results, and what each of its ``return``s hands back."""
+    """One function's assignments and ``return`` values, read only when the function ends (most
+    functions' returns never name an array result, and the first pass runs on every file)."""
 
     def __init__(self, imports: dict[str, str]) -> None:
         self.imports = imports
-        self.names: dict[str, str] = {}
-        self.returns: list[str | tuple[str, ...]] = []
+        self.bound: dict[str, list[ast.expr] | None] = {}  # name -> the values bound to it; None: unpacked
+        self.returned: list[ast.expr | None] = []
 
     def note_assignment(self, target: ast.expr, value: ast.expr) -> None:
-        if not isinstance(target, ast.Name):
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name):
-                    self.names[name.id] = OTHER  # unpacked: nothing known about each part
+        if isinstance(target, ast.Name):
+            values = self.bound.setdefault(target.id, [])
+            if values is not None:
+                values.append(value)
             return
-        part = self.part(value)
-        known = self.names.get(target.id)
-        if known is not None and known != part:
-            part = ARRAY if {known, part} <= {ARRAY, VECTOR} else OTHER
-        self.names[target.id] = part
+        for name in ast.walk(target):
+            if isinstance(name, ast.Name):
+                self.bound[name.id] = None  # unpacked: nothing known about each part
 
     def note_return(self, value: ast.expr | None) -> None:
-        if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
-            self.returns.append(tuple(self.part(e) for e in value.elts))
-        else:
-            self.returns.append(self.part(value) if value is not None else OTHER)
+        self.returned.append(value)
 
-    def part(self, value: ast.expr) -> str:
+    def whole_array(self) -> bool:
+        """Every ``return`` hands back one array."""
+        return bool(self.returned) and all(v is not None and self.part(v) in (ARRAY, VECTOR) for v in self.returned)
+
+    def tuple_parts(self) -> tuple[str, ...]:
+        """What each position of the returned tuple holds, where every ``return`` hands back a
+        tuple of one length; ``()`` otherwise or where no position holds arrays."""
+        tuples = [v for v in self.returned if isinstance(v, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in v.elts)]
+        if not tuples or len(tuples) != len(self.returned) or len({len(t.elts) for t in tuples}) != 1:
+            return ()
+        per_return = [tuple(self.part(e) for e in t.elts) for t in tuples]
+        parts = tuple(p[0] if len(set(p)) == 1 else OTHER for p in zip(*per_return))
+        return parts if any(parts) else ()
+
+    def part(self, value: ast.expr, seen: frozenset[str] = frozenset()) -> str:
         if isinstance(value, ast.Name):
-            return self.names.get(value.id, OTHER)
+            values = self.bound.get(value.id)
+            if not values or value.id in seen:
+                return OTHER
+            parts = {self.part(v, seen | {value.id}) for v in values}
+            if len(parts) == 1:
+                return parts.pop()
+            return ARRAY if parts <= {ARRAY, VECTOR} else OTHER
         if isinstance(value, ast.Call):
             func = dotted_name(value.func)
             if not array_package_call(func, self.imports):
@@ -80,24 +96,9 @@ class ReturnedArrays:
             flat = bool(value.args) and isinstance(value.args[0], (ast.List, ast.Tuple)) and all(_is_number(e) for e in value.args[0].elts)
             return VECTOR if last in VECTOR_BUILDERS or (last in LITERAL_CONVERTERS and flat) else ARRAY
         if isinstance(value, (ast.List, ast.Tuple)) and value.elts:
-            parts = {self.part(e) for e in value.elts}
+            parts = {self.part(e, seen) for e in value.elts}
             return VECTORS if parts == {VECTOR} else ARRAYS if parts <= {ARRAY, VECTOR} else OTHER
         return OTHER
-
-    def whole_array(self) -> bool:
-        """Every ``return`` hands back one array."""
-        return bool(self.returns) and all(r in (ARRAY, VECTOR) for r in self.returns)
-
-    def tuple_parts(self) -> tuple[str, ...]:
-        """What each position of the returned tuple holds, where every ``return`` hands back a
-        tuple of one length; ``()`` otherwise or where no position holds arrays."""
-        if not self.returns or not all(isinstance(r, tuple) for r in self.returns):
-            return ()
-        lengths = {len(r) for r in self.returns}
-        if len(lengths) != 1:
-            return ()
-        parts = tuple(p[0] if len(set(p)) == 1 else OTHER for p in zip(*self.returns))
-        return parts if any(parts) else ()
 
 
 def _is_number(node: ast.expr) -> bool:
