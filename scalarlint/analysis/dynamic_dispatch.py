@@ -17,15 +17,6 @@ Resolver = Callable[[str], "tuple[ModuleIndex, str] | None"]
 RECEIVER_OWNERS = frozenset({"self", "ctx", "cls"})  # self.act_fn.grad(...), ctx.solver.integrate(...)
 MAX_CANDIDATES = 16  # beyond this a method name says nothing about the object
 MAX_LOCAL_CANDIDATES = 4  # a local receiver may be an array: only a rare name points at the tree's code
-# Names too common to mean one protocol: containers, array methods, layers, autograd plumbing.
-COMMON_METHODS = frozenset({
-    "append", "extend", "insert", "pop", "get", "set", "update", "items", "keys", "values", "copy", "clear",
-    "add", "remove", "reshape", "view", "sum", "mean", "max", "min", "to", "cpu", "cuda", "numpy", "item",
-    "apply", "forward", "__call__", "__init__", "call", "run", "step", "reset", "build", "compile", "format",
-    "join", "split", "read", "write", "close", "open", "send", "recv", "wait", "save", "load", "register",
-    "save_for_backward", "mark_dirty", "mark_non_differentiable", "set_materialize_grads", "log", "info",
-    "warning", "debug", "error", "flatten", "transpose", "astype", "tolist", "detach", "clone", "zero_",
-})
 # The common names that arrays and containers answer to: no keyword makes them the tree's code
 # (``x.sum(dim=1)`` is a tensor's sum even where the tree defines one).
 CONTAINER_METHODS = frozenset({
@@ -33,6 +24,14 @@ CONTAINER_METHODS = frozenset({
     "remove", "reshape", "view", "sum", "mean", "max", "min", "to", "cpu", "cuda", "numpy", "item", "join", "split",
     "format", "flatten", "transpose", "astype", "tolist", "detach", "clone", "zero_",
 })
+# Protocols every layer, optimizer, file or logger has: the name alone says nothing about the
+# object, the keywords of a call may (``solver.step(f, x, k1=k1)``).
+PROTOCOL_METHODS = frozenset({
+    "apply", "forward", "__call__", "__init__", "call", "run", "step", "reset", "build", "compile", "read", "write",
+    "close", "open", "send", "recv", "wait", "save", "load", "register", "save_for_backward", "mark_dirty",
+    "mark_non_differentiable", "set_materialize_grads", "log", "info", "warning", "debug", "error",
+})
+COMMON_METHODS = CONTAINER_METHODS | PROTOCOL_METHODS  # too common to mean one protocol by name alone
 # What arrays, strings and dicts answer to: a local receiver calling one of these is most likely
 # one of them (``v.dot(w)``, ``x.mm(y)``, ``name.startswith("_")``), not an object of the tree.
 VALUE_METHODS = frozenset({
@@ -91,7 +90,7 @@ class MethodTable:
         if (len(target) == 3) != owned:
             return []
         found = [(i, k) for i, k in self.methods.get(method, []) if i.module.split(".", 1)[0] == package]
-        if keywords and method in COMMON_METHODS and method not in CONTAINER_METHODS:
+        if keywords and method in PROTOCOL_METHODS:
             found = [(i, k) for i, k in found if set(keywords) <= set(i.functions[k].keyword_params)]
             return found if len(found) <= MAX_CANDIDATES else []
         if method in COMMON_METHODS or (not owned and method in VALUE_METHODS):

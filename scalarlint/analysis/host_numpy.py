@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from scalarlint.analysis.imports import root_name
 from scalarlint.analysis.tree import walk
 
 DEVICE_FRAMEWORKS = frozenset({"torch", "jax", "tensorflow", "paddle", "mindspore", "oneflow", "megengine", "mxnet"})
@@ -22,15 +21,9 @@ HOST_COPIES = frozenset({"array", "asarray", "ascontiguousarray", "asanyarray"})
 ARRAY_PROTOCOL_FRAMEWORKS = frozenset({"torch", "jax", "tensorflow", "paddle", "mindspore", "oneflow"})
 
 
-def is_device_framework_module(module: cst.Module) -> bool:
-    """The module imports a device framework and names no generic array namespace."""
-    device = False
-    for node in walk(module):
-        if isinstance(node, cst.Import):
-            device = device or any(root_name(alias.name) in DEVICE_FRAMEWORKS for alias in node.names)
-        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
-            device = device or root_name(node.module) in DEVICE_FRAMEWORKS
-        elif isinstance(node, cst.Name) and node.value in GENERIC_NAMESPACES:
-            return False
-    return device
+def names_a_generic_namespace(module: cst.Module) -> bool:
+    """The module asks for a generic array namespace (``get_array_module``, ``xp``): NumPy there
+    is the CPU path of array-generic code, not the host. (Whether the module imports a device
+    framework at all is ``imports.imported_roots``' question, asked first.)"""
+    return any(isinstance(node, cst.Name) and node.value in GENERIC_NAMESPACES for node in walk(module))
 

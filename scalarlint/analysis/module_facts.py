@@ -10,7 +10,7 @@ returns, and ``self.argmax`` set in ``forward`` is an array in ``backward``.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 import libcst as cst
 
@@ -208,30 +208,32 @@ class CallFacts:
     def unpack_attribute(self, node: cst.Attribute, path: list[int], arity: int) -> Kind | None:
         """``c, a, bsol, _ = self.tableau``: that part of what the class's methods assign to the
         attribute (``self.tableau = construct_rk4(dtype)`` in ``__init__``); None when unknown."""
-        owner = self.facts.enclosing_class(node)
-        attr = node.attr.value if is_self_attribute(node) else f"ctx.{node.attr.value}"
-        values = self.facts.self_assignments.get((owner, attr)) if owner is not None else None
+        owner, attr, values = self._assigned_to(node)
         asked = (owner, attr, tuple(path), arity)
         if not values or asked in self._returning:
             return None
         self._returning.add(asked)
         try:
-            known = [k for k in (self.inf.unpack(v, path, arity) for v in values) if k.tag is not Tag.UNKNOWN]
+            return _joined_known(self.inf.unpack(v, path, arity) for v in values)
         finally:
             self._returning.discard(asked)
-        joined = K.combine(known) if known else K.UNKNOWN
-        return joined if joined.tag is not Tag.UNKNOWN else None
 
     def attribute_kind(self, node: cst.Attribute) -> Kind | None:
         """``self.argmax`` anywhere in a class: the join of what its methods assign to it."""
+        _, _, values = self._assigned_to(node)
+        # ``self.begins = visitor.visit_array(self.begins)`` tells nothing new: join what is known.
+        return _joined_known(self.inf.kind(v) for v in values) if values else None
+
+    def _assigned_to(self, node: cst.Attribute) -> tuple[cst.ClassDef | None, str, list[cst.BaseExpression]]:
+        """The class around ``self.x`` (or ``ctx.x``), the attribute's key, and every value its
+        methods assign to it."""
         attr = node.attr.value if is_self_attribute(node) else f"ctx.{node.attr.value}"
         owner = self.facts.enclosing_class(node)
-        if owner is None:
-            return None
-        values = self.facts.self_assignments.get((owner, attr))
-        if not values:
-            return None
-        # ``self.begins = visitor.visit_array(self.begins)`` tells nothing new: join what is known.
-        known = [k for k in (self.inf.kind(v) for v in values) if k.tag is not Tag.UNKNOWN]
-        joined = K.combine(known) if known else K.UNKNOWN
-        return joined if joined.tag is not Tag.UNKNOWN else None
+        return owner, attr, (self.facts.self_assignments.get((owner, attr)) or []) if owner is not None else []
+
+
+def _joined_known(kinds: Iterable[Kind]) -> Kind | None:
+    """The join of the kinds that say something; None when none does or they disagree."""
+    known = [k for k in kinds if k.tag is not Tag.UNKNOWN]
+    joined = K.combine(known) if known else K.UNKNOWN
+    return joined if joined.tag is not Tag.UNKNOWN else None

@@ -11,7 +11,7 @@ import libcst as cst
 from libcst.metadata import Scope
 
 from scalarlint.analysis.frameworks import SCALAR_INDEX_SYNC_MODULES
-from scalarlint.analysis.host_numpy import ARRAY_PROTOCOL_FRAMEWORKS, DEVICE_FRAMEWORKS, is_device_framework_module
+from scalarlint.analysis.host_numpy import ARRAY_PROTOCOL_FRAMEWORKS, DEVICE_FRAMEWORKS, names_a_generic_namespace
 from scalarlint.analysis.imports import call_head, imported_roots, qualified_names
 
 
@@ -36,7 +36,7 @@ class ModuleNamespaces:
             # the imports first (read once for every question): most modules import no device
             # framework, and then the whole-module walk for a generic namespace is not needed
             device = bool(self._imported_roots() & DEVICE_FRAMEWORKS)
-            self._device_module = device and self._module is not None and is_device_framework_module(self._module)
+            self._device_module = device and self._module is not None and not names_a_generic_namespace(self._module)
         return self._device_module and self.numpy_call(call)
 
     def device_namespace_call(self, call: cst.Call) -> bool:

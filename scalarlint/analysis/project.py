@@ -102,7 +102,7 @@ class Project:
         self._methods: MethodTable | None = None  # built on the first call no index resolves
         self._subclasses: dict[str, list[tuple[ModuleIndex, str]]] | None = None  # built on the first self.m() call
         self._returning: dict[tuple[str, str], tuple[dict[str, None], dict[str, tuple[str, ...]]]] = {}
-        self._class_methods: dict[str, dict[str, list[str]]] = {}
+        self._resolved: dict[tuple[str, str], list[tuple[tuple[str, ...], tuple[ModuleIndex, str] | None]]] = {}
 
     def _dispatched(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
@@ -227,8 +227,7 @@ class Project:
         while queue:
             index, key, label, rule_module = queue.popleft()
             array_calls, part_calls = self._returned_arrays(index, key)
-            for call in index.functions[key].calls:
-                found = self.resolve_call(index, key, call)
+            for call, found in self._resolved_calls(index, key):
                 overrides = self._overrides(index, key, call)
                 callees = [found, *overrides] if found is not None else overrides or self._dispatched(index, key, call)
                 for callee_index, callee in callees:
@@ -247,22 +246,12 @@ class Project:
         and those (for a method, also in its class's other methods) returning a tuple holding arrays."""
         entry = index.functions[key]
         whole, parts = self._calls_returning_arrays(index, key)
-        if entry.class_name and entry.parent is None:
-            for other in self._methods_of(index).get(entry.class_name, ()):
-                if other != key:
-                    parts = {**self._calls_returning_arrays(index, other)[1], **parts}
+        klass = index.classes.get(entry.class_name) if entry.class_name and entry.parent is None else None
+        for method in klass.methods if klass is not None else ():
+            other = f"{entry.class_name}.{method}"
+            if other != key and other in index.functions:
+                parts = {**self._calls_returning_arrays(index, other)[1], **parts}
         return tuple(whole), tuple(parts.items())
-
-    def _methods_of(self, index: ModuleIndex) -> dict[str, list[str]]:
-        """Class name -> the keys of its methods, per module (built once)."""
-        found = self._class_methods.get(index.path)
-        if found is None:
-            found = {}
-            for key, entry in index.functions.items():
-                if entry.class_name and entry.parent is None:
-                    found.setdefault(entry.class_name, []).append(key)
-            self._class_methods[index.path] = found
-        return found
 
     def _calls_returning_arrays(self, index: ModuleIndex, key: str) -> tuple[dict[str, None], dict[str, tuple[str, ...]]]:
         cached = self._returning.get((index.path, key))
@@ -270,8 +259,7 @@ class Project:
             return cached
         whole: dict[str, None] = {}
         parts: dict[str, tuple[str, ...]] = {}
-        for call in index.functions[key].calls:
-            found = self.resolve_call(index, key, call)
+        for call, found in self._resolved_calls(index, key):
             if found is None or found[0] is index:
                 continue
             callee = found[0].functions[found[1]]
@@ -281,3 +269,10 @@ class Project:
                 parts.setdefault(".".join(call), callee.return_parts)
         self._returning[(index.path, key)] = (whole, parts)
         return whole, parts
+
+    def _resolved_calls(self, index: ModuleIndex, key: str) -> list[tuple[tuple[str, ...], tuple[ModuleIndex, str] | None]]:
+        """Each call of function ``key`` with what it resolves to, worked out once per function."""
+        found = self._resolved.get((index.path, key))
+        if found is None:
+            found = self._resolved[(index.path, key)] = [(call, self.resolve_call(index, key, call)) for call in index.functions[key].calls]
+        return found

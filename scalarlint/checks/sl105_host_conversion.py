@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import libcst as cst
 
@@ -260,21 +260,11 @@ ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")
 def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
     """``if isinstance(value, numpy.generic): return value.item()``: inside a test that names
     no array type, the value is host data; likewise inside ``if numpy.isscalar(value):``."""
-    if not isinstance(value, cst.Name):
-        return False
-    child, parent = use, ctx.parents.get(use)
-    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
-        if isinstance(parent, cst.If) and child is parent.body:
-            test = parent.test
-            if isinstance(test, cst.Call) and call_name(test.func) == ["isinstance"] and len(test.args) == 2:
-                subject, types = test.args[0].value, ctx.source_of(test.args[1].value)
-                if isinstance(subject, cst.Name) and subject.value == value.value and not any(t in types for t in ARRAY_TYPE_NAMES):
-                    return True
-            if isinstance(test, cst.Call) and (call_name(test.func) or [""])[-1] == "isscalar" and len(test.args) == 1:
-                subject = test.args[0].value
-                if isinstance(subject, cst.Name) and subject.value == value.value:
-                    return True
-        child, parent = parent, ctx.parents.get(parent)
+    for name, test in _tests_of(value, use, ctx):
+        if name == "isinstance" and len(test.args) == 2 and not any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
+            return True
+        if name == "isscalar" and len(test.args) == 1:
+            return True
     return False
 
 
@@ -284,20 +274,26 @@ TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
 def _narrowed_to_tensor(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
     """``if is_tensor(dim): dim = int(dim.item())``: inside a test that the value is a tensor
     (``torch.is_tensor``, ``isinstance(v, Tensor)``) a name that reads like a setting holds one."""
+    for name, test in _tests_of(value, use, ctx):
+        if name in TENSOR_TESTS and len(test.args) == 1:
+            return True
+        if name == "isinstance" and len(test.args) == 2 and any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
+            return True
+    return False
+
+
+def _tests_of(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> Iterator[tuple[str, cst.Call]]:
+    """The calls testing the name ``value`` (as their first argument) in the ``if`` statements
+    whose body holds ``use``, innermost first, with the called function's last name."""
     if not isinstance(value, cst.Name):
-        return False
+        return
     child, parent = use, ctx.parents.get(use)
     while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
         if isinstance(parent, cst.If) and child is parent.body and isinstance(parent.test, cst.Call) and parent.test.args:
-            test, subject = parent.test, parent.test.args[0].value
-            name = (call_name(test.func) or [""])[-1]
+            subject = parent.test.args[0].value
             if isinstance(subject, cst.Name) and subject.value == value.value:
-                if name in TENSOR_TESTS and len(test.args) == 1:
-                    return True
-                if name == "isinstance" and len(test.args) == 2 and any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
-                    return True
+                yield (call_name(parent.test.func) or [""])[-1], parent.test
         child, parent = parent, ctx.parents.get(parent)
-    return False
 
 
 SHAPE_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "rand", "randn", "randint"})
