@@ -46,6 +46,8 @@ def main() -> None:
 @click.option("--select", help="Comma-separated codes or prefixes to enable (e.g. SL101,SL107 or ALL).")
 @click.option("--extend-select", help="Codes to enable on top of the configured ones.")
 @click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
+@click.option("--extend-exclude", help="Comma-separated patterns to exclude on top of the configured ones (a pattern with a '/' is relative to the current folder).")
+@click.option("--target-version", help="The oldest Python the checked code must run on (py37 ... py314, or 3.7 ... 3.14): a file using newer syntax is reported as SL001 instead of checked. Default: any syntax up to 3.14.")
 @click.option("--scope", type=click.Choice(["rules", "all"]), help="Check only AD rules and their helpers, or every function.")
 @click.option("--output-format", "--format", "output_format", type=click.Choice(sorted(_formats())), default="text", show_default=True, help="Report format (--format: the older name).")
 @click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to this file instead of stdout.")
@@ -80,6 +82,8 @@ def check(
     select: str | None,
     extend_select: str | None,
     ignore: str | None,
+    extend_exclude: str | None,
+    target_version: str | None,
     scope: str | None,
     output_format: str,
     output_file: Path | None,
@@ -128,8 +132,7 @@ def check(
             confidence=confidence.lower() if confidence else None,
             cache_dir=str(cache_dir.resolve()) if cache_dir is not None else None,
         )
-        if extend_select:
-            config = config.with_overrides(select=config.select + _codes(extend_select))  # type: ignore[operator]
+        config = _extended(config, extend_select, extend_exclude, target_version)
         config.enabled_codes()
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from exc
@@ -182,6 +185,27 @@ def check(
     if baseline is not None:
         result.diagnostics = baseline.report_only_new(result.diagnostics, stdin_sources)
     _report(result, report, unsafe_fixes)
+
+
+def _extended(config: Config, extend_select: str | None, extend_exclude: str | None, target_version: str | None) -> Config:
+    """The configuration with the command line's additions, merged as ruff merges them: the
+    codes of ``--extend-select`` after the selection (configured, or ``--select``), the
+    patterns of ``--extend-exclude`` after the configured ``exclude`` and ``extend-exclude``.
+    A bad value is a ``ConfigError`` naming the option."""
+    if extend_select:
+        config = config.with_overrides(select=config.select + _codes(extend_select))  # type: ignore[operator]
+    if extend_exclude:
+        from scalarlint.files import patterns_from_cwd
+
+        config = config.with_overrides(extend_exclude=config.extend_exclude + patterns_from_cwd(_codes(extend_exclude) or (), Path(config.root)))
+    if target_version is not None:
+        from scalarlint.target_version import parse_target_version
+
+        try:
+            config = config.with_overrides(target_version=parse_target_version(target_version))
+        except ConfigError as exc:
+            raise ConfigError(f"--target-version: {exc}") from exc
+    return config
 
 
 def _report(result: RunResult, report: ReportOptions, unsafe_fixes: bool) -> None:
@@ -246,12 +270,12 @@ def _explain_run(
     targets: list[Path], anchor: Path, config: Config, config_file: Path | None, settings: bool, files: bool
 ) -> None:
     """``--show-settings`` / ``--show-files``: what a run would use and check; then exit."""
-    from scalarlint.config import find_pyproject
+    from scalarlint.config import find_config
     from scalarlint.files import discover
     from scalarlint.output.settings import render_settings
 
     if settings:
-        source = config_file.resolve() if config_file else find_pyproject(anchor if anchor.exists() else Path.cwd())
+        source = config_file.resolve() if config_file else find_config(anchor if anchor.exists() else Path.cwd())
         click.echo(render_settings(config, source), nl=False)
     problems: list[FileError] = []
     if files:

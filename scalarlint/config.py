@@ -1,4 +1,10 @@
-"""Configuration: defaults, ``[tool.scalarlint]`` in the nearest ``pyproject.toml``, CLI overrides.
+"""Configuration: defaults, the nearest configuration file, CLI overrides.
+
+The file is found as ruff finds its own: walking up from the checked path, the first folder
+that holds ``.scalarlint.toml``, ``scalarlint.toml`` or a ``pyproject.toml`` with a
+``[tool.scalarlint]`` table wins, and within one folder in that order (a standalone file is
+written for this tool alone, so it says more than a shared pyproject). The standalone files
+hold the same keys at their top level, without the ``[tool.scalarlint]`` header.
 
 One frozen object travels through a run (and to worker processes), so every part sees the
 same settings.
@@ -150,6 +156,7 @@ class Config:
     cache_dir: str = ""  # "" : $XDG_CACHE_HOME/scalarlint (scalarlint.cache)
     confidence: str = "medium"  # the least confidence a finding needs to be reported (diagnostics.Confidence)
     baseline: str = ""  # a baseline file (scalarlint.baseline), relative to root; "": none
+    target_version: str = ""  # "py38" ...: the oldest grammar checked files must parse with (scalarlint.target_version); "": any
     root: str = field(default=".", compare=False)
 
     def enabled_codes(self) -> frozenset[str]:
@@ -267,6 +274,10 @@ def _apply_option(changes: dict[str, Any], cfg: Config, key: str, value: Any) ->
         changes["file_time_limit"] = float(value)
     elif key == "confidence":
         changes["confidence"] = confidence_level(value)
+    elif key == "target-version":
+        from scalarlint.target_version import parse_target_version
+
+        changes["target_version"] = parse_target_version(value)
     elif key == "baseline":
         if not isinstance(value, str) or not value:
             raise ConfigError("baseline must be a file path string")
@@ -278,7 +289,7 @@ def _apply_option(changes: dict[str, Any], cfg: Config, key: str, value: Any) ->
         for _, codes in changes["per_file_ignores"]:
             _expand(codes)
     else:
-        raise ConfigError(f"unknown option {key!r} in [tool.scalarlint]")
+        raise ConfigError(f"unknown option {key!r}")
 
 
 def _scope(value: Any) -> str:
@@ -302,20 +313,33 @@ def _str_list(key: str, value: Any) -> list[str]:
     return list(value)
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.scalarlint]`` table.
+STANDALONE_NAMES = (".scalarlint.toml", "scalarlint.toml")  # in this order of precedence, as ruff's
+CONFIG_FILE_NAMES = (*STANDALONE_NAMES, "pyproject.toml")
 
-    A ``pyproject.toml`` on the way that is not valid TOML stops the search with a
-    ``ConfigError`` (its path, line and column), as ruff does: whether it meant to configure
-    scalarlint cannot be told, and running with the defaults instead would hide the mistake."""
+
+def find_config(start: Path) -> Path | None:
+    """The nearest configuration file at or above ``start``: in each folder, ``.scalarlint.toml``,
+    then ``scalarlint.toml``, then a ``pyproject.toml`` with a ``[tool.scalarlint]`` table.
+
+    A standalone file is taken whatever it holds (an empty one means the defaults, and keeps a
+    configuration further up from applying). A file on the way that is not valid TOML stops the
+    search with a ``ConfigError`` (its path, line and column), as ruff does: whether it meant
+    to configure scalarlint cannot be told, and running with the defaults instead would hide
+    the mistake."""
     here = start.resolve()
     if here.is_file():
         here = here.parent
     for folder in (here, *here.parents):
+        for name in STANDALONE_NAMES:
+            if (folder / name).is_file():
+                return folder / name
         candidate = folder / "pyproject.toml"
         if candidate.is_file() and "scalarlint" in _tool_tables(candidate):
             return candidate
     return None
+
+
+find_pyproject = find_config  # the older name
 
 
 def _tool_tables(path: Path) -> dict[str, Any]:
@@ -331,26 +355,44 @@ def read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if reason.endswith("(at end of document)"):  # tomllib names no line there: the last one is
+            reason = reason[: -len(")")] + f", line {_line_count(path)})"
         raise ConfigError(f"cannot read config {path}: {reason}") from exc
 
 
+def _line_count(path: Path) -> int:
+    try:
+        return max(1, len(path.read_bytes().splitlines()))
+    except OSError:
+        return 1
+
+
 def load_config(start: Path | None = None, config_file: Path | None = None) -> Config:
-    """Config from ``config_file`` (a pyproject.toml or a scalarlint.toml), else the nearest pyproject."""
+    """Config from ``config_file`` (a pyproject.toml or a scalarlint.toml), else the nearest
+    configuration file (``find_config``), else the defaults rooted at ``start``."""
     if config_file is not None:
-        data = read_toml(config_file)
-        table = data.get("tool", {}).get("scalarlint", data if "tool" not in data else {})
-        return _from_file(table, config_file)
-    found = find_pyproject(start or Path.cwd())
+        return _from_file(_table_of(config_file, read_toml(config_file)), config_file)
+    found = find_config(start or Path.cwd())
     if found is None:
         return Config(root=str((start or Path.cwd()).resolve() if (start or Path.cwd()).is_dir() else (start or Path.cwd()).resolve().parent))
-    return _from_file(_tool_tables(found)["scalarlint"], found)
+    return _from_file(_table_of(found, read_toml(found)), found)
+
+
+def _table_of(path: Path, data: dict[str, Any]) -> Any:
+    """The settings in a parsed file: ``[tool.scalarlint]`` of a pyproject.toml; the whole of a
+    standalone file (a ``[tool.scalarlint]`` table in one is read too, for a file named with
+    ``--config`` that was copied from a pyproject)."""
+    if path.name == "pyproject.toml" or "tool" in data:
+        tool = data.get("tool", {})
+        return tool.get("scalarlint", {}) if isinstance(tool, dict) else {}
+    return data
 
 
 def _from_file(table: Any, path: Path) -> Config:
     """``config_from_table`` with the file (and the line of the offending key, where it can be
     found) in the message of a value of the wrong type or an unknown option."""
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.scalarlint] must be a table")
+        raise ConfigError(f"{path}: {'[tool.scalarlint]' if path.name == 'pyproject.toml' else 'the configuration'} must be a table")
     try:
         return config_from_table(table, str(path.resolve().parent))
     except ConfigError as exc:
@@ -365,12 +407,15 @@ def _key_line(path: Path, key: str) -> int | None:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    inside = path.name != "pyproject.toml"  # a scalarlint.toml is all ours
+    standalone = path.name != "pyproject.toml"  # a scalarlint.toml is all ours
+    inside = standalone
     pattern = re.compile(rf"""\s*["']?{re.escape(key)}["']?\s*=""")
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
-        if stripped.startswith("["):
+        if stripped.startswith("[") and not standalone:
             inside = stripped.strip("[] ").startswith("tool.scalarlint")
+        elif stripped.startswith("[") and stripped.strip("[] ") == key:
+            return number  # a table key of a standalone file: [per-file-ignores]
         elif inside and pattern.match(line):
             return number
     return None

@@ -27,6 +27,7 @@ from scalarlint.error_codes import NOT_ANALYSED, SYNTAX_ERROR
 from scalarlint.files import discover
 from scalarlint.read_errors import locate
 from scalarlint.suppression import file_is_skipped
+from scalarlint.target_version import grammar_error
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
 from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers, map_with_ended_children  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
 
@@ -123,6 +124,9 @@ def index_source(
     try:
         with time_limit(config.file_time_limit):
             parsed = tree if tree is not None else ast_parse(source.text, filename=source.path)
+            too_new = grammar_error(source.text, config.target_version, source.path) if config.target_version else None
+            if too_new is not None:
+                return syntax_error(source, too_new.msg, too_new.lineno, too_new.offset)
             return build_index(parsed, source.path, module, package, config, source.text)
     except TimeLimitExceeded as exc:
         return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)", NOT_ANALYSED)

@@ -81,6 +81,20 @@ def _gitignore(folder: Path) -> _GitIgnore | None:
         return None
 
 
+def patterns_from_cwd(patterns: tuple[str, ...], root: Path) -> tuple[str, ...]:
+    """Command-line exclude patterns made relative to the configuration's ``root``, as the
+    configured ones are: ruff reads a pattern given on the command line from the current
+    folder. A pattern without a '/' matches a name anywhere and is kept as it is; so is one
+    whose folder is not below the root (it can only match as written)."""
+    try:
+        here = Path.cwd().resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return patterns
+    if here == ".":
+        return patterns
+    return tuple(f"{here}/{p.removeprefix('./')}" if "/" in p.rstrip("/") and not os.path.isabs(p) else p for p in patterns)
+
+
 def discover(paths: list[Path], config: Config) -> tuple[list[Path], list[FileError]]:
     """(files to check, paths that do not exist or folders that cannot be read)."""
     root = Path(config.root).resolve()

@@ -10,7 +10,7 @@ Design choices, and why:
   starts only after ``DEBOUNCE_S`` without a newer change. Every scheduled check has a
   generation number; a newer one cancels the older task, a queued check that is already
   stale does not start, and a result that arrives stale is dropped instead of published.
-- **Configuration per document**: the nearest ``pyproject.toml`` with ``[tool.scalarlint]``
+- **Configuration per document**: the nearest ``.scalarlint.toml``, ``scalarlint.toml`` or ``pyproject.toml`` with ``[tool.scalarlint]``
   above the file (``load_config``), so multi-folder workspaces and files outside any folder
   each get their own, then ``initializationOptions`` (and ``workspace/didChangeConfiguration``
   settings) on top, in the same kebab-case keys as ``[tool.scalarlint]``.
@@ -35,7 +35,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from scalarlint import __version__
-from scalarlint.config import Config, ConfigError, config_from_table, load_config
+from scalarlint.config import CONFIG_FILE_NAMES, Config, ConfigError, config_from_table, load_config
 from scalarlint.lsp import actions, notebook_cells
 from scalarlint.lsp.actions import FIX_ALL_KIND, Snapshot
 from scalarlint.lsp.convert import LineIndex, to_lsp_diagnostic
@@ -390,7 +390,7 @@ def create_server(debounce: float = DEBOUNCE_S) -> ScalarlintLanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(ls: ScalarlintLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if uri.endswith("pyproject.toml"):
+        if uri.endswith(CONFIG_FILE_NAMES):
             # The configuration may have changed: every open Python document is re-checked.
             for other in list(ls.snapshots):
                 ls.schedule(other, 0)
