@@ -288,34 +288,30 @@ def _explain_run(
 
 
 @main.command()
-@click.argument("code", required=False)
+@click.argument("code", metavar="CODE_OR_NAME", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every check.")
 @click.option("--markdown", is_flag=True, help="Add the link anchors used by docs/checks.md.")
-def explain(code: str | None, show_all: bool, markdown: bool) -> None:
+@click.option("--output-format", "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json (one object for a check, an array for --all or the listing).")
+def explain(code: str | None, show_all: bool, markdown: bool, output_format: str) -> None:
     """Print what a check flags, why it hurts on a GPU, an example, and the fix (SL001-SL003:
-    what keeps a file from being checked)."""
-    from scalarlint.checks import BY_CODE
-    from scalarlint.error_codes import ERROR_CODES
+    what keeps a file from being checked). CODE_OR_NAME: SL101 or scalar-getindex; none lists
+    the checks."""
+    from scalarlint.explain import Catalogue, UnknownCheck, render_json, render_text
 
-    infos = {**{c: check.INFO for c, check in BY_CODE.items()}, **ERROR_CODES}
-    if show_all or code is None:
-        chosen = sorted(infos.values(), key=lambda i: i.code) if show_all else []
-        if not chosen:
-            for info in sorted(infos.values(), key=lambda i: i.code):
-                flag = " (always on)" if info.code in ERROR_CODES else ("" if info.default_enabled else " (opt-in)")
-                click.echo(f"{info.code}  {info.name:22} {info.summary}{flag}")
-            return
+    catalogue = Catalogue.load()
+    if code is not None and not show_all:
+        try:
+            chosen = [catalogue.find(code)]
+        except UnknownCheck as exc:
+            raise click.UsageError(str(exc)) from exc
     else:
-        key = code.upper()
-        if key not in infos:
-            raise click.UsageError(f"unknown check {code!r}; known: {', '.join(sorted(infos))}")
-        chosen = [infos[key]]
-    for info in chosen:
-        if markdown:
-            click.echo(f'<a id="{info.code.lower()}"></a>\n')
-        click.echo(f"# {info.code} {info.name}\n")
-        click.echo(info.summary + (" (off by default)" if not info.default_enabled else "") + "\n")
-        click.echo(info.doc)
+        chosen = list(catalogue.infos.values())
+    if output_format == "json":
+        click.echo(render_json(catalogue, chosen, one=code is not None and not show_all), nl=False)
+    elif code is None and not show_all:
+        click.echo(catalogue.listing(), nl=False)
+    else:
+        click.echo(render_text(chosen, markdown), nl=False)
 
 
 @main.command()

@@ -45,7 +45,8 @@ ERROR_CODES: dict[str, ErrorCodeInfo] = {
 
 A file Python's parser rejects, at the position the parser names, with its message
 (`rule.py:3:12: SL001 syntax error: '(' was never closed`). The syntax of every Python version
-scalarlint reads (up to 3.14) is accepted. In a notebook the position is the cell's
+scalarlint reads (up to 3.14) is accepted, unless `target-version` names an older one: then
+syntax newer than the target is reported here, with that version's message. In a notebook the position is the cell's
 (`nb.ipynb:cell 2:1:7:`).
 
 ## Why it matters

@@ -1,9 +1,17 @@
 """ruff-compatible JSON: an array of diagnostic objects (see ``Diagnostic.to_json``), files that
-could not be checked included (``FileError.as_diagnostic``)."""
+could not be checked included (``FileError.as_diagnostic``).
+
+``filename`` is absolute, as in ruff's JSON (its text output is relative, its JSON absolute,
+since a program reading the report may run in another folder than the one checked): a path
+given relative is made absolute from the current folder, without resolving symbolic links,
+so it names the file as it was given. A name in angle brackets (``<stdin>``: standard input
+without ``--stdin-filename``) names no file and stays as it is.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from scalarlint.diagnostics import Diagnostic, FileError
@@ -18,5 +26,10 @@ def render_json(diagnostics: list[Diagnostic], errors: list[FileError], files: i
 
 
 def _entry(d: Diagnostic, unsuppressible: set[str]) -> dict[str, Any]:
-    entry = d.to_json()
+    entry = {**d.to_json(), "filename": absolute(d.filename)}
     return {**entry, "noqa_row": None} if d.code in unsuppressible else entry
+
+
+def absolute(filename: str) -> str:
+    """``filename`` made absolute from the current folder (see the module's docstring)."""
+    return filename if filename.startswith("<") else os.path.abspath(filename)
