@@ -76,6 +76,7 @@ def main() -> None:
 @click.option("--show-files", is_flag=True, help="List the files this run would check, and exit.")
 @click.option("--show-settings", is_flag=True, help="Print the configuration this run would use, and exit.")
 @click.option("--runtime", "runtime_record", type=click.Path(path_type=Path, dir_okay=False), help="Join the findings with a `pytest --scalarlint-record` file: mark those confirmed by the tests and list accesses the checker missed.")
+@click.option("--watch", is_flag=True, help="Check, then check again whenever a Python file, notebook or configuration file under PATHS changes (needs the watch extra: watchfiles).")
 @click.option("--runtime-findings", is_flag=True, help="With --runtime, report the accesses seen at runtime but not reported as findings.")
 def check(
     paths: tuple[Path, ...],
@@ -113,6 +114,7 @@ def check(
     verbose: bool = False,
     runtime_record: Path | None = None,
     runtime_findings: bool = False,
+    watch: bool = False,
 ) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
     from scalarlint.engine import RunResult, check_paths, check_source, quiet_gc
@@ -136,6 +138,8 @@ def check(
         config.enabled_codes()
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from exc
+    if watch:
+        _watch(targets, use_stdin or add_noqa or show_files or show_settings or update_baseline or runtime_record is not None or diff)
     if show_settings or show_files:
         _explain_run(targets, anchor, config, config_file, show_settings, show_files)
     baseline = _open_baseline(baseline_file, update_baseline, add_noqa, config, targets + ([Path(stdin_filename or "<stdin>")] if use_stdin else []))
@@ -185,6 +189,37 @@ def check(
     if baseline is not None:
         result.diagnostics = baseline.report_only_new(result.diagnostics, stdin_sources)
     _report(result, report, unsafe_fixes)
+
+
+def _watch(targets: list[Path], refused: bool) -> None:
+    """``--watch``: this same command without it, once and after each change; then exit.
+    Each run loads the configuration anew and ends as a plain run does (its exit code is kept,
+    not raised); a usage error in a run (a configuration broken meanwhile) is printed and the
+    watch goes on."""
+    from scalarlint.watch import WatchSession, WatchUnavailable, watch
+
+    if refused:
+        raise click.UsageError("--watch checks again and again: not with '-', --add-noqa, --diff, --update-baseline, --runtime or --show-*")
+    ctx = click.get_current_context()
+    params = {**ctx.params, "watch": False}
+
+    def run_once() -> int:
+        try:
+            ctx.invoke(check, **params)
+        except SystemExit as done:
+            return done.code if isinstance(done.code, int) else EXIT_ERROR
+        except click.ClickException as exc:
+            exc.show()
+            return EXIT_ERROR
+        return EXIT_CLEAN
+
+    folders = sorted({str(t if t.is_dir() else t.parent) for t in targets}) or ["."]
+    session = WatchSession(run_once, lambda line: click.echo(line, err=True), click.clear)
+    try:
+        sys.exit(watch([Path(f) for f in folders], session))
+    except WatchUnavailable as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _extended(config: Config, extend_select: str | None, extend_exclude: str | None, target_version: str | None) -> Config:
