@@ -213,7 +213,7 @@ def _watch(targets: list[Path], refused: bool) -> None:
             return EXIT_ERROR
         return EXIT_CLEAN
 
-    folders = sorted({str(t if t.is_dir() else t.parent) for t in targets}) or ["."]
+    folders = sorted({str((t if t.is_dir() else t.parent).resolve()) for t in targets})
     session = WatchSession(run_once, lambda line: click.echo(line, err=True), click.clear)
     try:
         sys.exit(watch([Path(f) for f in folders], session))

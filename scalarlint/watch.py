@@ -68,7 +68,7 @@ class WatchSession:
         if not paths:
             return False
         self.clear()
-        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        shown = ", ".join(_shown(p) for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
         self.say(f"File change detected ({shown}); checking again.")
         self._run()
         return True
@@ -77,6 +77,14 @@ class WatchSession:
         self.last = self.run_once()
         self.runs += 1
         return self.last
+
+
+def _shown(path: str) -> str:
+    """``path`` relative to the current folder when it lies below it, else as it is."""
+    try:
+        return Path(path).relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path
 
 
 def watch(

@@ -60,9 +60,9 @@ def test_one_change_event_reruns_the_whole_check(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(watching, "_watchfiles", one_fix)
     code, out, err = run_cli(["check", "--watch", "bad.py"], tmp_path)
-    assert watched == [[Path(".")]]
+    assert watched == [[tmp_path.resolve()]]
     assert "bad.py:10:9: SL102" in out and out.rstrip().endswith("All checks passed! (1 file checked)")
-    assert "File change detected" in err and err.index("Watching") < err.index("File change detected")
+    assert "File change detected (bad.py); checking again." in err and err.index("Watching") < err.index("File change detected")
     assert code == 0  # the last run's
 
 
