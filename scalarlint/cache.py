@@ -25,6 +25,18 @@ allow-list of scalarlint's own data classes, so a planted file cannot run code.
 The checker's fingerprint is its version plus the size and modification time of every module
 of the ``scalarlint`` and ``fixers`` packages: an edited checker (an editable install) never
 reads results of the old one.
+
+Where: per user, ``$XDG_CACHE_HOME/scalarlint``, unlike ruff's per-project ``.ruff_cache``
+(``cache-dir = ".scalarlint_cache"`` gives that layout). Every key holds the file's absolute
+path or its content, so projects cannot read each other's entries, and one folder per user
+means one bound for all of them (``cache_limits``), nothing to add to each repository's
+``.gitignore``, and the editor server and the command line sharing what either computed, in
+any folder of the project. A folder per project would have to be bounded project by project,
+and would be left behind in every checkout.
+
+Size: bounded by ``cache-max-mb`` and ``cache-max-days`` (``cache_limits``): a hit refreshes
+an entry's modification time, and a run that wrote entries prunes the least recently used
+ones now and then. ``scalarlint clean --stats`` says what the folder holds.
 """
 
 from __future__ import annotations
@@ -43,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from scalarlint import __version__
+from scalarlint.cache_limits import STAMP, Limits, due, prune
 from scalarlint.config import Config
 
 # 2: diagnostics carry ``confidence`` and ``evidence``; an entry of 1 would read back without them
@@ -50,7 +63,7 @@ MAGIC = b"scalarlint-cache 2\n"
 KINDS = ("index", "findings", "run")
 # Settings that do not change what a run finds (where the cache lives, how long a file may take,
 # which findings a baseline holds back from the report).
-_UNRELATED_SETTINGS = frozenset({"cache_dir", "file_time_limit", "use_cache", "baseline"})
+_UNRELATED_SETTINGS = frozenset({"cache_dir", "cache_max_mb", "cache_max_days", "file_time_limit", "use_cache", "baseline"})
 _ALLOWED_CLASSES = {
     ("scalarlint.diagnostics", name)
     for name in ("Diagnostic", "Location", "Edit", "Fix", "Severity", "Applicability", "Confidence", "FileError")
@@ -156,6 +169,9 @@ class NoCache:
     def store(self, kind: str, key: str, value: Any, depends_on: list[str] = ()) -> None:  # type: ignore[assignment]
         return None
 
+    def finish(self) -> None:
+        return None
+
 
 class Cache:
     """One cache folder, for one set of settings and one checker build."""
@@ -168,6 +184,8 @@ class Cache:
         self.hits = 0
         self.misses = 0
         self.write_errors = 0
+        self.written = 0  # bytes this process stored (whether pruning is due)
+        self.limits = Limits.of(config.cache_max_mb, config.cache_max_days)
 
     @classmethod
     def for_config(cls, config: Config) -> Cache:
@@ -204,6 +222,8 @@ class Cache:
             self.misses += 1
             return None
         self.hits += 1
+        with contextlib.suppress(OSError):  # used now: the age bound counts from the last use
+            os.utime(self._path(kind, key))
         return value
 
     def store(self, kind: str, key: str, value: Any, depends_on: list[str] = ()) -> None:  # type: ignore[assignment]
@@ -218,6 +238,7 @@ class Cache:
                 with os.fdopen(handle, "wb") as out:
                     out.write(MAGIC + key.encode() + b"\n" + payload)
                 os.replace(temporary, path)
+                self.written += len(payload)
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
@@ -226,13 +247,21 @@ class Cache:
             self.write_errors += 1
 
 
+    def finish(self) -> None:
+        """At the end of a run: prune the folder when this run wrote entries and it is due
+        (``cache_limits.due``). Never an error: a cache that cannot be pruned stays as it is."""
+        if self.written and due(self.root, self.written, self.limits):
+            with contextlib.suppress(OSError):
+                prune(self.root, self.limits)
+
+
 def clean(root: Path) -> bool:
     """Remove a cache folder; ``False`` when there was none. Refuses a folder that is not a
     scalarlint cache (no entry folders), so a mistyped setting cannot delete someone's files."""
     if not root.exists():
         return False
     known = {p.name for p in root.iterdir()} if root.is_dir() else set()
-    if known - set(KINDS) - {"CACHEDIR.TAG"}:
+    if known - set(KINDS) - {"CACHEDIR.TAG", STAMP}:
         raise ValueError(f"{root} does not look like a scalarlint cache (it holds {', '.join(sorted(known - set(KINDS)))}); not removed")
     shutil.rmtree(root)
     return True

@@ -350,13 +350,25 @@ def explain(code: str | None, show_all: bool, markdown: bool, output_format: str
 
 
 @main.command()
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="The cache folder to remove (default: the configured one).")
-def clean(cache_dir: Path | None) -> None:
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), help="The cache folder (default: the configured one).")
+@click.option("--stats", is_flag=True, help="Say what the cache holds (entries and size per kind, last use, bounds) and remove nothing.")
+@click.option("--prune", is_flag=True, help="Remove only what is past the bounds (cache-max-mb, cache-max-days) now, then say what is left.")
+def clean(cache_dir: Path | None, stats: bool, prune: bool) -> None:
     """Remove the cache (findings and first-pass results of earlier runs)."""
+    from scalarlint import cache_limits
     from scalarlint.cache import cache_dir_for, clean as remove
 
     try:
-        root = cache_dir if cache_dir is not None else cache_dir_for(load_config(Path.cwd()))
+        config = load_config(Path.cwd())
+        root = cache_dir if cache_dir is not None else cache_dir_for(config)
+        if stats or prune:
+            limits = cache_limits.Limits.of(config.cache_max_mb, config.cache_max_days)
+            if prune and root.is_dir():
+                pruned = cache_limits.prune(root, limits)
+                click.echo(f"Removed {pruned.removed} entries ({cache_limits.report_size(pruned.freed)}) past the bounds.")
+            where = "--cache-dir" if cache_dir is not None else ("the cache-dir setting" if config.cache_dir else "per user: $XDG_CACHE_HOME/scalarlint")
+            click.echo(cache_limits.report(cache_limits.scan(root), limits, where), nl=False)
+            return
         removed = remove(root)
     except (ConfigError, ValueError, OSError) as exc:
         click.echo(f"error: {exc}", err=True)

@@ -154,6 +154,8 @@ class Config:
     respect_gitignore: bool = True
     file_time_limit: float = 60.0  # seconds per file and pass; 0: none (scalarlint.time_limit)
     cache_dir: str = ""  # "" : $XDG_CACHE_HOME/scalarlint (scalarlint.cache)
+    cache_max_mb: float = 256.0  # the cache's size bound (scalarlint.cache_limits); 0: none
+    cache_max_days: float = 30.0  # entries unused this long are removed; 0: never
     confidence: str = "medium"  # the least confidence a finding needs to be reported (diagnostics.Confidence)
     baseline: str = ""  # a baseline file (scalarlint.baseline), relative to root; "": none
     target_version: str = ""  # "py38" ...: the oldest grammar checked files must parse with (scalarlint.target_version); "": any
@@ -264,6 +266,10 @@ def _apply_option(changes: dict[str, Any], cfg: Config, key: str, value: Any) ->
         if not isinstance(value, str) or not value:
             raise ConfigError("cache-dir must be a folder path string")
         changes["cache_dir"] = value
+    elif key in ("cache-max-mb", "cache-max-days"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError(f"{key} must be a number, 0 or more (0: no bound), not {value!r}")
+        changes[key.replace("-", "_")] = float(value)
     elif key == "respect-gitignore":
         if not isinstance(value, bool):
             raise ConfigError(f"respect-gitignore must be true or false, not {value!r}")

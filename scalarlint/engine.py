@@ -293,6 +293,7 @@ def _check_files(files: list[Path], config: Config, workers: Workers, cache: Cac
     if cache is not None:
         store.store("run", run_key, (result.diagnostics, result.errors, result.files_checked), depends_on=_watched(result.diagnostics))
         result.stats = RunStats(files=len(files), indexed=len(missing), analysed=len(analysed), analysed_paths=tuple(analysed))
+        cache.finish()
     return result
 
 
