@@ -29,7 +29,7 @@ def test_pre_commit_manifest() -> None:
     assert hooks["scalarlint-fix"]["entry"] == "scalarlint check --fix"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types"] == ["python"]
+        assert hook["types_or"] == ["python", "pyi", "jupyter"]  # notebooks and stubs too, as ruff's hooks
         assert hook["require_serial"] is True
 
 
