@@ -99,7 +99,9 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
         return K.array(shape_rank(inf, args[0]) if args else None, doubt=host_side(inf, node))
     if name in ("arange", "linspace", "logspace"):
         sized = any(k.is_host_int and k.origin >= Origin.SIZE for k in arg_kinds)
-        return K.array(1, doubt=host_side(inf, node) if sized else Doubt.PYTHON_DATA)  # arange(-l, u + 1): offsets
+        if sized or not names_numpy(node):  # xp.arange(n), torch.arange(n): made on the device
+            return K.array(1, doubt=host_side(inf, node))
+        return K.array(1, doubt=Doubt.PYTHON_DATA)  # np.arange(-l, u + 1): offsets, host bookkeeping
     if name in ("eye", "identity"):
         return K.array(2)
     if name in LIKE and arg_kinds:
@@ -147,13 +149,18 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
     return K.array(None, boolean, doubt)
 
 
-def host_side(inf: "Inference", call: cst.Call) -> Doubt:
-    """``numpy.empty(n)`` in code that otherwise uses a namespace (``xp = get_array_module(x)``)
-    is host bookkeeping (offsets, index tables): the author chose NumPy over ``xp`` on purpose."""
+def names_numpy(call: cst.Call) -> bool:
+    """The call's head is NumPy by its conventional names (``np.f``, ``numpy.f``, ``onp.f``)."""
     head = call.func
     while isinstance(head, cst.Attribute):
         head = head.value
-    if not (isinstance(head, cst.Name) and head.value in ("numpy", "np", "onp")):
+    return isinstance(head, cst.Name) and head.value in ("numpy", "np", "onp")
+
+
+def host_side(inf: "Inference", call: cst.Call) -> Doubt:
+    """``numpy.empty(n)`` in code that otherwise uses a namespace (``xp = get_array_module(x)``)
+    is host bookkeeping (offsets, index tables): the author chose NumPy over ``xp`` on purpose."""
+    if not names_numpy(call):
         return Doubt.NONE
     function = inf.enclosing_function(call)
     return Doubt.PYTHON_DATA if function is not None and inf.facts.uses_namespace(function) else Doubt.NONE

@@ -9,6 +9,10 @@ from __future__ import annotations
 import ast
 
 MAKER_REASON = "returns a gradient closure"
+# The op that builds a micrograd-style node and hooks its closure runs forward on the arrays the
+# closure reads, so it is checked too; its parameters are nodes and settings (``kernel_size``),
+# not arrays, so only their own uses (``x.data``) or callers vouch for them.
+BUILDER_REASON = "builds a node with a gradient closure"
 CLOSURE_WORDS = ("back", "vjp", "grad", "bwd", "adjoint", "pullback")
 # Names a returned closure carries when it is the gradient itself (not a forward, not a setup).
 GRADIENT_CLOSURE_NAMES = frozenset({"vjp", "jvp", "backward", "grad_fn", "gradfn", "bwd", "pullback", "backprop",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
-from scalarlint.analysis.gradient_closures import MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
+from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
 from scalarlint.config import Config
 
@@ -387,6 +387,9 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
         hooked = index.functions.get(f"{owner}.{name}")
         if hooked is not None and not hooked.is_rule:
             hooked.is_rule, hooked.reason = True, "assigned as a node's gradient"
+        builder = index.functions.get(owner)
+        if hooked is not None and builder is not None and not builder.is_rule:
+            builder.is_rule, builder.reason = True, BUILDER_REASON
     for entry in index.functions.values():
         if entry.name in indexer.primitives and entry.parent is None and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"

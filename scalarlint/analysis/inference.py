@@ -52,6 +52,9 @@ ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose",
 # ML code's name for a vector of per-sequence lengths (``ilens``, ``input_lengths``, ``seq_lens``)
 LENGTHS_NAME = re.compile(r"(^|_|[a-z])(lens|lengths)$")
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
+# ``from .backend import xp``: a project's own namespace object (a proxy that picks NumPy or
+# CuPy at run time) imported under the name the array API's convention gives a namespace
+NAMESPACE_ALIASES = frozenset({"xp", "np", "jnp", "cp", "anp", "onp", "tnp"})
 HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy", "to_np"})  # named for what they return: a NumPy copy
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
@@ -427,7 +430,7 @@ class Inference:
             names = scope.get_qualified_names_for(node)
         except Exception:  # libcst can fail on exotic nodes; unknown is fine
             return False
-        return any(qn.name in self.array_module_names for qn in names)
+        return any(qn.name in self.array_module_names or qn.name.rsplit(".", 1)[-1] in NAMESPACE_ALIASES for qn in names)
 
     def _assignment_kind(self, ref: BaseAssignment, use: cst.Name, scope: Scope | None) -> Kind:
         if not isinstance(ref, Assignment):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods, subclass_table
 from scalarlint.analysis.dynamic_dispatch import MethodTable
+from scalarlint.analysis.gradient_closures import BUILDER_REASON
 from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
 from scalarlint.config import Config
@@ -214,7 +215,7 @@ class Project:
                 registered = entry.reason == "passed to defvjp"
                 out[index.path][key] = Target(
                     rule=label, is_helper=False, registered=registered, param_roles=entry.param_roles,
-                    forward=entry.reason.endswith(FORWARD_REASON),
+                    forward=entry.reason.endswith(FORWARD_REASON), beside_rule=entry.reason == BUILDER_REASON,
                 )
                 queue.append((index, key, label, index.module))
             for key, label in self._rule_class_methods(index, out[index.path]):

@@ -30,7 +30,7 @@ an element used as a slice bound (`x[start:start + length]`), as an index in PyT
 `.item()`; in JAX or CuPy the same index is a gather) or as a size given to
 `zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
-host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
+host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Keras' `get_value(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `.item()`/`.tolist()` of a
 value the rule cannot type (only arrays have them; not under an `isinstance` test of host
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
@@ -135,7 +135,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
         return
     if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
-        if ctx.inference.kind(args[0]).is_array and not ctx.inference.kind(args[0]).doubt:
+        if _handed_to_transfer(args[0], ctx):
             yield Finding(INFO.code, node, f"`{name[-1]}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
         return
     if isinstance(node.func, cst.Attribute):
@@ -433,3 +433,15 @@ def _element_index(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
                 ctx.severity_for(node),
             )
             return
+
+
+def _handed_to_transfer(arg: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``cuda.to_cpu(x)``, ``asnumpy(x)``, ``jax.device_get(x)`` take device data by definition:
+    the argument is device data unless the inference proves it host data. An unknown value
+    counts, and so does a parameter the naming conventions call an index tuple (``indices``)."""
+    kind = ctx.inference.kind(arg)
+    if kind.is_array:
+        return not kind.doubt
+    if kind.tag is Tag.UNKNOWN:
+        return True
+    return kind.tag is Tag.SHAPE and isinstance(arg, cst.Name) and ctx.inference.parameter_of(arg) is not None

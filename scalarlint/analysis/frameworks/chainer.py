@@ -4,6 +4,7 @@
 the same arrays and store what the backward reads (``self.argmax = xp.empty(...)``), and a
 ``FunctionNode`` often computes a gradient in the forward of a helper node. Inputs, outputs and
 cotangents arrive as tuples of arrays; ``FunctionNode.backward`` gets a tuple of input indexes.
+``cuda.to_cpu(x)`` (``chainer.backend.to_cpu``) copies a CuPy array to the host.
 """
 
 from scalarlint.analysis.frameworks.base import ARRAYS, INDEXES, ClassConvention, Framework
@@ -26,4 +27,5 @@ FRAMEWORK = Framework(
                     "forward_gpu": (ARRAYS,), "forward_chainerx": (ARRAYS,)},
         ),
     ),
+    host_functions=frozenset({"to_cpu"}),
 )
