@@ -47,6 +47,7 @@ def _table_rows(text: str) -> list[list[str]]:
     return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
 
 
+@pytest.mark.slow
 def test_gpu_verify_torch_strict_quick(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="the torch-strict backend needs torch")
     out = tmp_path / "gpu_verify_torch-strict.md"
@@ -104,6 +105,7 @@ def test_gpu_verify_reports_a_rule_that_breaks_and_goes_on(tmp_path: Path, monke
     assert "FAILURES above" in out.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", ["strict", "torch-strict"])
 def test_fix_validation_on_a_strict_device(tmp_path: Path, device: str) -> None:
     if device == "torch-strict":
@@ -279,6 +281,7 @@ def _run_wrapper(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[s
     )
 
 
+@pytest.mark.slow
 def test_gpu_run_cpu_quick_writes_tables_and_a_summary(tmp_path: Path) -> None:
     done = _run_wrapper(tmp_path, "--stages", "setup,verify-strict,fixval-strict")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -212,6 +212,7 @@ def _sample(root: Path) -> list[Path]:
     return sorted(chosen)
 
 
+@pytest.mark.slow
 def test_sampled_site_packages_parse_and_find_the_same_through_every_cut() -> None:
     root = parse_differential.site_packages()
     sample = _sample(root)

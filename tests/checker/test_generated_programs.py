@@ -36,6 +36,7 @@ def _mutants(seed: int, count: int) -> list[tuple[str, list[str]]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_mutants_of_the_corpus_keep_every_property(seed: int) -> None:
     fixed = 0

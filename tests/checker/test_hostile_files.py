@@ -110,6 +110,7 @@ def test_file_that_vanishes_after_discovery(tree: Path, monkeypatch: pytest.Monk
     assert [d.code for d in result.diagnostics] == ["SL104", "SL102", "SL101"]
 
 
+@pytest.mark.slow
 def test_a_file_over_the_time_limit_is_reported_and_the_run_goes_on(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tree / "slow.py").write_text(RULE.replace("rrule_last", "rrule_slow"))
     from scalarlint.analysis.analyzer import FileAnalyzer

@@ -194,6 +194,7 @@ def test_opening_a_file_reuses_the_cli_cache(tmp_path: Path) -> None:
     assert _report(opened) == _report(check_source(source, CONFIG))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scope", ["rules", "all"])
 def test_large_files_analysed_in_groups_give_the_whole_file_findings(scope: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``analyze_in_groups`` (what a run does for files over SPLIT_LINES lines) on every corpus

@@ -113,6 +113,7 @@ def _real_files() -> list[Path]:
     return sorted(p for root in roots for p in root.rglob("*.py") if p.stat().st_size > 8_000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", _real_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_real_files_in_pieces_make_the_tree_of_one_parse(path: Path) -> None:
     text = path.read_text(encoding="utf-8")

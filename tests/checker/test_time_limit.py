@@ -57,6 +57,7 @@ def _stall_when(marker: str, real: Callable[..., object]) -> Callable[..., objec
     return parse
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "stalled, message",
     [

@@ -21,6 +21,8 @@ from scalarlint.pytest_plugin import BACKENDS, _installed
 
 import samples  # tests/integrations is on sys.path (pytest's default import mode)
 
+pytestmark = [pytest.mark.slow]  # each test runs a pytest session of its own (pytester)
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _keep_backends_imported() -> None:
@@ -232,7 +234,6 @@ def test_marker_runs_the_test_under_disallow_scalar(pytester: pytest.Pytester) -
     everywhere.stdout.fnmatch_lines(["scalarlint: disallow_scalar() around every test (--scalarlint-strict)"])
 
 
-@pytest.mark.slow
 def test_strict_run_fails_before_the_fix_and_passes_after_it(pytester: pytest.Pytester) -> None:
     """The acceptance scenario: a project's rule tests fail under --scalarlint-strict on the
     strict array, ``scalarlint check --fix --unsafe-fixes`` rewrites the rules, and they pass."""

@@ -79,7 +79,7 @@ def test_strict_array_rule():
     assert to_host(dx).tolist() == [2.0, 4.0, 6.0]
 '''
 
-pytestmark = pytest.mark.skipif(not _installed("torch"), reason="the project under test uses torch")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not _installed("torch"), reason="the project under test uses torch")]
 
 
 @pytest.fixture(scope="module")
