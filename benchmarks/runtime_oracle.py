@@ -93,6 +93,12 @@ def _loop_ends(path: Path) -> dict[int, int]:
     return ends
 
 
+def _relative(filename: str, checkout: Path) -> str:
+    """JSON output names files by absolute path (as ruff's does); the record's sites are relative."""
+    path = Path(filename)
+    return path.resolve().relative_to(checkout.resolve()).as_posix() if path.is_absolute() else path.as_posix()
+
+
 def _covered(findings: list[dict[str, Any]], checkout: Path) -> set[tuple[str, int]]:
     """The (path, line)s the findings cover: their rows, and a loop finding's whole loop."""
     covered: set[tuple[str, int]] = set()
@@ -151,6 +157,8 @@ def measure(project: Project, repeat: int) -> Result:
          project.package, "--runtime", str(record)],
         cwd=project.checkout, capture_output=True, text=True, check=False)
     findings: list[dict[str, Any]] = json.loads(check.stdout or "[]")
+    for finding in findings:
+        finding["filename"] = _relative(finding["filename"], project.checkout)
     summary = _SUMMARY.search(check.stderr)
     if summary is None:
         raise SystemExit(f"{project.name}: no runtime summary from scalarlint check:\n{check.stderr}")

@@ -170,6 +170,8 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         return _parse_failure(source, exc)
     except RecursionError:
         return FileError(source.path, "too deeply nested to analyse", NOT_ANALYSED)
+    except Exception as exc:  # a bug in a check must cost one file, said as such, not the run
+        return FileError(source.path, f"not checked: internal error {type(exc).__name__}: {exc} (a scalarlint bug; please report it)", NOT_ANALYSED)
 
 
 def _parse_failure(source: SourceFile, exc: Exception) -> FileError:

@@ -88,13 +88,14 @@ Make the file readable, save it in its declared encoding (or fix the cookie), or
     NOT_ANALYSED: ErrorCodeInfo(
         NOT_ANALYSED,
         "not-analysed",
-        "The analysis of the file stopped: past the file-time-limit, or nested too deeply",
+        "The analysis of the file stopped: past the file-time-limit, nested too deeply, or an internal error",
         f"""\
 ## What it flags
 
 A file whose reading or analysis took longer than `--file-time-limit` seconds (the
-`file-time-limit` setting, default 60), or whose nesting is too deep for the analysis to walk.
-The file parses; its findings are unknown.
+`file-time-limit` setting, default 60), whose nesting is too deep for the analysis to walk, or
+whose analysis raised an internal error (a bug in scalarlint: the message names the exception;
+the run goes on with the other files). The file parses; its findings are unknown.
 
 ## Why it matters
 

@@ -52,6 +52,7 @@ class FunctionEntry:
     # receiver.method -> the keywords its calls here name: ``solver.step(f, x, k1=k1)`` -> ("k1",)
     call_keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
     host_callback: bool = False  # handed to jax.pure_callback & co: it runs on host copies
+    passed: list[str] = field(default_factory=list)  # names handed to a call (map(helper, xs), super(Cls, self))
 
 
 @dataclass
@@ -320,6 +321,7 @@ class _Indexer(ast.NodeVisitor):
             for arg in [*node.args, *(kw.value for kw in node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.func_stack[-1].calls.append((arg.id,))
+                    self.func_stack[-1].passed.append(arg.id)
         if isinstance(node.func, ast.Attribute) and node.func.attr in HOST_CALLBACKS and node.args and isinstance(node.args[0], ast.Name):
             self.host_callbacks.add(node.args[0].id)
         for keyword in node.keywords:

@@ -33,6 +33,7 @@ from scalarlint.analysis.module_namespaces import ModuleNamespaces
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.index_helpers import flattens, offset_kind, offset_parameters
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
@@ -51,6 +52,9 @@ ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose",
                              "get_shape", "permute", "unsqueeze", "squeeze"})
 # ML code's name for a vector of per-sequence lengths (``ilens``, ``input_lengths``, ``seq_lens``)
 LENGTHS_NAME = re.compile(r"(^|_|[a-z])(lens|lengths)$")
+# ODE and quadrature code's name for a grid of time points (``t_span``, ``t_eval``, ``ts``): one
+# axis whatever the state's rank, as in SciPy's ``solve_ivp`` and the torch and JAX solvers
+TIME_GRID_NAME = re.compile(r"^(t_span|tspan|t_eval|teval|t_sol|t_grid|tgrid|ts|times|t_save|save_at|time_points)$")
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
 # ``from .backend import xp``: a project's own namespace object (a proxy that picks NumPy or
 # CuPy at run time) imported under the name the array API's convention gives a namespace
@@ -408,8 +412,8 @@ class Inference:
             kind = K.with_key(kind, kind.key or node.value)  # an array is its own shape family
             if kind.rank is None:
                 rank = self.evidence.rank_of(node.value, node)
-                if rank is None and LENGTHS_NAME.search(node.value):
-                    rank = 1  # ilens, input_lengths, seq_lens: one length per batch entry
+                if rank is None and (LENGTHS_NAME.search(node.value) or TIME_GRID_NAME.match(node.value)):
+                    rank = 1  # ilens, input_lengths, seq_lens: one length per batch entry; t_span: time points
                 if rank is not None:
                     return K.array(rank, kind.boolean, kind.doubt, kind.key)
         return kind
@@ -552,6 +556,14 @@ class Inference:
             return referents[0].node
         return None
 
+    def _offset_helper_kind(self, func: cst.FunctionDef, call: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
+        """``idx(t, u)`` of an index helper (``index_helpers``): what its arguments are."""
+        returns = self.facts.returns_of.get(func, [])
+        params = offset_parameters(func, returns)
+        if params is None or len(args) > len(params) or any(a.keyword is not None or a.star for a in call.args):
+            return None
+        return offset_kind([self.kind(a) for a in args], flattens(func, returns))
+
     def parameter_of(self, name: cst.Name) -> cst.Param | None:
         """The parameter ``name`` refers to, when it is never rebound in its function."""
         scope = self.scopes.get(name)
@@ -595,7 +607,8 @@ class Inference:
             return K.array(doubt=Doubt.HOST_COPY)  # self.asnumpy(C), utils.to_numpy(x): a host copy, whoever defines it
         local = self.local_function(node)
         if local is not None:
-            return self.calls.return_kind(local, [], 1)
+            offset = self._offset_helper_kind(local, node, args)
+            return offset if offset is not None else self.calls.return_kind(local, [], 1)
         if parts and self._runs_an_array_helper(node, ".".join(parts)):
             return K.array()  # reindex.flm_2d_to_1d_fast(flm, L): another module's helper returns one
         if isinstance(node.func, cst.Attribute) and parts and len(parts) >= 3 and parts[-1] in CONSTRUCTORS and parts[-2] in RECEIVERS:

@@ -2,7 +2,8 @@
 
 ``helper(...)`` and ``self.method(...)``, and calls on an object the function built from a
 class of the same module: ``w = Solver(...); w.run(x)`` runs ``Solver.run``, and
-``idx = Index(...); idx(t, u)`` runs ``Index.__call__``. The inference asks this to take a
+``idx = Index(...); idx(t, u)`` runs ``Index.__call__``, and so does ``idx(t, u)`` with a
+parameter annotated ``idx: Index``. The inference asks this to take a
 call's kind from what the function returns; nothing here knows about kinds.
 """
 
@@ -34,7 +35,11 @@ def local_function(inf: "Inference", call: cst.Call) -> cst.FunctionDef | None:
 
 
 def _method_of_instance(inf: "Inference", target: cst.CSTNode | None, method: str) -> cst.FunctionDef | None:
-    """``method`` of the class of this module that ``target = Class(...)`` instantiates."""
+    """``method`` of the class of this module that ``target = Class(...)`` instantiates, or that
+    a parameter is annotated with (``idx: Index``)."""
+    if isinstance(target, cst.Param) and target.annotation is not None and isinstance(target.annotation.annotation, cst.Name):
+        owner = inf.definition_of(target.annotation.annotation)
+        return _method(owner, method) if isinstance(owner, cst.ClassDef) else None
     if not isinstance(target, cst.Name):
         return None
     value = assigned_value(target, inf.parents)

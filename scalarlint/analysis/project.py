@@ -92,6 +92,18 @@ MAX_OVERRIDES = 64  # a base method calling self.m(): the subclasses that define
 NOT_ARRAY_WORK = ("__init__", "check_type", "_check", "validate", "__repr__", "__str__")
 
 
+def _work_constructor(index: ModuleIndex, class_name: str) -> tuple[ModuleIndex, str] | None:
+    """``__init__`` of a class a rule builds (a workspace, an index helper): it runs in the rule.
+    Not that of a class holding rules itself (a chainer ``Function`` built with its settings),
+    whose constructor stores configuration (``NOT_ARRAY_WORK``)."""
+    key = f"{class_name}.__init__"
+    if key not in index.functions:
+        return None
+    if any(index.functions[f"{class_name}.{m}"].is_rule for m in index.classes[class_name].methods if f"{class_name}.{m}" in index.functions):
+        return None
+    return index, key
+
+
 class Project:
     def __init__(self, indexes: list[ModuleIndex], config: Config | None = None) -> None:
         mark_rule_methods(indexes, config or Config())
@@ -152,8 +164,18 @@ class Project:
                 scope = scope.rpartition(".")[0]
             if head in index.top_level:
                 return index, index.top_level[head]
+            # a class handed to a call (super(Cls, self), isinstance(x, Cls)) is not called
+            constructed = head not in entry.passed
+            if constructed and head in index.classes:  # Meta(T, U, log_probs): the constructor runs __init__
+                return _work_constructor(index, head)
             if head in index.imports:
-                return self.resolve_dotted(index.imports[head])
+                found = self.resolve_dotted(index.imports[head])
+                if found is None and constructed and (owner := self.resolve_dotted(f"{index.imports[head]}.__init__")) is not None:
+                    found = _work_constructor(owner[0], owner[1].rpartition(".")[0])
+                return found
+            instance = self._instance_class(index, caller, (head, "__call__"))
+            if instance is not None:  # idx = Index(...); idx(t, u): the instance's __call__
+                return self.resolve_call(index, caller, (*instance, "__call__"))
             return None
         if head in ("self", "cls") and entry.class_name and len(target) == 2:
             key = f"{entry.class_name}.{target[1]}"

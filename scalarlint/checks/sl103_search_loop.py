@@ -153,7 +153,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
         style = "findlast" if last else "findfirst"
         ctx.claim_node(node)
         # the array read, or the element value itself (``if v == m`` in an enumerate scan)
-        array = short(ctx, reads[0].value if isinstance(reads[0], cst.Subscript) else reads[0])
+        array = short(ctx, _searched(reads[0]))
         yield Finding(
             INFO.code,
             node,
@@ -163,6 +163,12 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
             data={"style": style, "index": index_name, "branch": branch, SUBJECT: reads[0]},
         )
         return
+
+
+def _searched(read: cst.BaseExpression) -> cst.BaseExpression:
+    """The array a search reads: ``x`` of ``x[i]``, or the element value itself (``if v == m``
+    in an enumerate scan, ``while t < T`` over a value read before the loop)."""
+    return read.value if isinstance(read, cst.Subscript) else read
 
 
 def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
@@ -179,7 +185,7 @@ def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
             yield Finding(
                 INFO.code,
                 node,
-                f"{style}-style `while` search over `{short(ctx, reads[0].value)}`: one sync per element; "
+                f"{style}-style `while` search over `{short(ctx, _searched(reads[0]))}`: one sync per element; "
                 "build a mask and use `xp.argmax` on the device",
                 Severity.ERROR,
                 data={"style": style, "index": step.target.value, SUBJECT: reads[0]},

@@ -14,6 +14,7 @@ from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.sl105_element_lists import element_list_finding
 
 INFO = CheckInfo(
     code="SL105",
@@ -25,7 +26,9 @@ Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, `round(x[i])` (Python's `round` makes an int on the host), and the same of a
 value computed from an element (`lo = rois[n, 0] * s; int(lo)`); `int(args[k])` of one of the
 tensors a rule holds in a sequence (`*x` of a custom gradient, whatever its rank); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
-an element used as a slice bound (`x[start:start + length]`), as an index in PyTorch
+an element used as a slice bound (`x[start:start + length]`), `torch.tensor([c, s])` or
+`xp.array([[c, s], [-s, c]])` of a Python list holding device elements (each read on the host;
+JAX and TensorFlow stack them on the device and are left alone), as an index in PyTorch
 (`kx[:, :, hi]` with `hi = col_idx[k] // n`: torch's indexing reads a 0-d integer index with
 `.item()`; in JAX or CuPy the same index is a gather) or as a size given to
 `zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
@@ -133,6 +136,10 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         return
     if name is not None and name[-1] in HOST_CALLBACKS and args:
         yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
+        return
+    listed = element_list_finding(node, INFO.code, ctx)
+    if listed is not None:
+        yield listed
         return
     if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
         if _handed_to_transfer(args[0], ctx):
@@ -319,7 +326,9 @@ def _device_range_bound(node: cst.Call, args: list[cst.BaseExpression], ctx: Che
     asks it for a host int (``__index__``), a sync before the first trip."""
     for arg in args:
         kind = ctx.inference.kind(arg)
-        if isinstance(arg, cst.Name) and kind.is_device and not kind.doubt:
+        named = isinstance(arg, cst.Name) and kind.is_device  # range(steps)
+        counted = isinstance(arg, (cst.BinaryOperation, cst.UnaryOperation)) and kind.tag is Tag.DEVICE_SCALAR  # range(T - 1, -1, -1)
+        if (named or counted) and not kind.doubt:
             yield Finding(
                 INFO.code,
                 node,

@@ -132,8 +132,8 @@ import torch
 
 class Span(torch.autograd.Function):
     @staticmethod
-    def backward(ctx, grad, t_span):
-        t0 = t_span[0]
+    def backward(ctx, grad, interval):
+        t0 = interval[0]
         rows = grad.reshape(2, -1)
         return rows[0] * t0, None
 """

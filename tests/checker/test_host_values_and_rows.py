@@ -334,3 +334,63 @@ def test_a_helper_that_hands_its_parameter_to_host_numpy_gets_numpy(tmp_path: Pa
     found = _codes(tmp_path, HOST_NUMPY_HELPER)
     assert [f for f in found if f[0] in (6, 7)] == []
     assert (12, "SL105") in found
+
+
+ELEMENT_LIST = '''\
+import torch
+from torch.autograd import Function
+
+
+class Rotate(Function):
+    @staticmethod
+    def forward(ctx, x, h):
+        c = x[0, 0]
+        s = x[0, 1]
+        g = torch.tensor([[c, s], [-s, c]], dtype=x.dtype)
+        k = torch.tensor([1.0, 2.0])
+        m = torch.stack([c, s])
+        return g @ h + k + m
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+'''
+
+
+def test_an_array_built_from_a_list_of_device_elements_reads_each_on_the_host(tmp_path: Path) -> None:
+    """``torch.tensor([[c, s], [-s, c]])`` asks each 0-d element for its host value (SL105 on
+    line 10); a list of Python numbers (line 11) and ``torch.stack`` (line 12) do not."""
+    found = _codes(tmp_path, ELEMENT_LIST)
+    assert (10, "SL105") in found
+    assert not any(row in (11, 12) for row, _ in found)
+
+
+def test_jax_stacks_a_list_of_traced_elements_on_the_device(tmp_path: Path) -> None:
+    text = ELEMENT_LIST.replace("import torch\n", "import torch\nimport jax.numpy as jnp\n").replace("g = torch.tensor(", "g = jnp.array(")
+    assert not any(code == "SL105" and row == 11 for row, code in _codes(tmp_path, text))
+
+
+TIME_GRID = '''\
+import torch
+from torch.autograd import Function
+
+
+class Adjoint(Function):
+    @staticmethod
+    def forward(ctx, x0, t_span, states):
+        t = t_span[0]
+        s = states[0]
+        return x0 * t + s
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None, None
+'''
+
+
+def test_a_time_grid_has_one_axis_and_its_first_entry_is_one_element(tmp_path: Path) -> None:
+    """``t_span`` is a grid of time points by the solvers' convention (one axis): ``t_span[0]``
+    is an element (line 8); ``states[0]`` of an array of unknown rank may be a row (line 9)."""
+    found = _codes(tmp_path, TIME_GRID)
+    assert (8, "SL101") in found
+    assert not any(row == 9 for row, _ in found)
