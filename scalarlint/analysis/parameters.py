@@ -82,6 +82,9 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
             return default if not default.is_none else K.UNKNOWN
     if isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):
         from_callers = inf.calls.argument_kind(func, params, param)
+        if _configures_rules(inf, func) and not _used_as_array(inf, func, name) and not _vouched(from_callers):
+            # PSROIAlign2D(out_h, spatial_scale, group_size): settings the rule reads as self.group_size
+            return K.host_int(Origin.STRUCTURAL)
         if from_callers is not None and not _host_data_for_rule(inf, func, from_callers):
             return from_callers
         cotangent = _cotangent(inf, func, params, param)
@@ -108,6 +111,25 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
     if not named_rule and _given_to_host_numpy(inf, func, name):
         return K.array(doubt=Doubt.HOST_COPY)  # np.full_like(matrix, ...) in a torch module: a NumPy array
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+def _vouched(kind: Kind | None) -> bool:
+    """The callers say what they hand: device data for certain (``Grad(self.ignore_mask, ...)``
+    built in a backward) or host data (``bottom_data.shape``); not a doubted parameter."""
+    if kind is None or kind.tag is Tag.UNKNOWN:
+        return False
+    return not kind.is_device or not kind.doubt
+
+
+def _configures_rules(inf: "Inference", func: cst.FunctionDef) -> bool:
+    """``__init__`` of a class whose methods are AD rules (a chainer ``Function``): it stores the
+    rule's configuration; its arrays arrive later, through the forward's inputs."""
+    if func.name.value != "__init__":
+        return False
+    owner = inf.facts.enclosing_class(func)
+    if owner is None:
+        return False
+    return any(isinstance(stmt, cst.FunctionDef) and stmt in inf.rule_functions for stmt in owner.body.body)
 
 
 def _given_to_host_numpy(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:

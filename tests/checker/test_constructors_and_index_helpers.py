@@ -131,3 +131,44 @@ def test_a_count_read_from_the_device_in_range_arithmetic_is_a_sync(tmp_path: Pa
 def test_a_host_count_in_range_arithmetic_is_not(tmp_path: Path) -> None:
     text = COUNT_DOWN.replace("T = lengths[b]", "T = acts.shape[1]")
     assert (10, "SL105") not in _findings(tmp_path, text)
+
+
+RULE_SETTINGS = '''\
+import numpy as np
+from chainer import function
+
+
+class Pool(function.Function):
+    def __init__(self, group_size, out_h):
+        self.group_size = group_size
+        self.out_h = out_h
+
+    def forward_cpu(self, inputs):
+        x, = inputs
+        out = np.zeros((x.shape[0], self.out_h), dtype=x.dtype)
+        for n in range(x.shape[0]):
+            for ph in range(self.out_h):
+                c = ph * self.group_size + 1
+                out[n, ph] = x[n, c, 0, 0]
+        return out,
+
+    def backward_cpu(self, inputs, grad_outputs):
+        return grad_outputs
+'''
+
+
+def test_what_a_rule_class_is_built_with_is_its_settings(tmp_path: Path) -> None:
+    """``self.group_size`` comes from ``__init__`` of a class holding rules: a setting (a host
+    number), so ``c = ph * self.group_size + 1`` is a host int and ``x[n, c, 0, 0]`` one element."""
+    found = _findings(tmp_path, RULE_SETTINGS)
+    assert (16, "SL101") in found and (16, "SL102") in found
+
+
+def test_a_caller_that_hands_an_array_to_the_constructor_vouches_for_it(tmp_path: Path) -> None:
+    """``Pool(mask, 3)`` built in a backward with a device array: ``group_size`` is what the
+    caller hands (an array), so ``x[n, c, 0, 0]`` indexes with an array (a gather)."""
+    text = RULE_SETTINGS.replace(
+        "def backward_cpu(self, inputs, grad_outputs):\n        return grad_outputs",
+        "def backward_cpu(self, inputs, grad_outputs):\n        mask = inputs[0] > 0\n        Pool(mask, 3)\n        return grad_outputs",
+    )
+    assert (16, "SL101") not in _findings(tmp_path, text)
