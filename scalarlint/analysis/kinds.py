@@ -128,4 +128,9 @@ def combine(kinds: list[Kind]) -> Kind:
         return array(doubt=Doubt(min(k.doubt for k in real)))
     if tags == {Tag.HOST_INT, Tag.HOST_SCALAR}:
         return HOST_SCALAR
+    device = [k for k in real if k.tag is Tag.DEVICE_SCALAR]
+    if device and all(k.tag is Tag.DEVICE_SCALAR or (k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) and k.origin == Origin.LITERAL) for k in real):
+        # ``n = 0 if last else lengths[t]``: a literal beside an element; using it on the host
+        # waits for the element whenever that branch ran
+        return Kind(Tag.DEVICE_SCALAR, origin=max(k.origin for k in device), doubt=Doubt(min(k.doubt for k in device)))
     return UNKNOWN

@@ -69,6 +69,10 @@ def param_kind(inf: "Inference", param: cst.Param) -> Kind:
             return K.array()  # ``theta: float`` of a custom gradient that reads ``theta.dtype``: a tensor
         if annotated.is_host_int and isinstance(func, cst.FunctionDef) and _mapped_by_jax(func):
             return K.Kind(Tag.DEVICE_SCALAR)  # ``r: int`` of a vmapped function is a tracer: x[r] gathers
+        if annotated.tag in (Tag.HOST_SCALAR, Tag.HOST_INT) and isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):
+            passed = inf.calls.argument_kind(func, params, param)
+            if passed is not None and passed.tag is Tag.DEVICE_SCALAR and not passed.doubt:
+                return passed  # ``T: int`` handed ``input_lengths[mb]`` by every caller: Python never checks it
         if annotated.tag is Tag.ARRAY and annotated.rank is None and isinstance(func, cst.FunctionDef) and isinstance(params, cst.Parameters):
             passed = inf.calls.argument_kind(func, params, param)
             if passed is not None and passed.tag is Tag.ARRAY and passed.rank is not None:

@@ -172,3 +172,37 @@ def test_a_caller_that_hands_an_array_to_the_constructor_vouches_for_it(tmp_path
         "def backward_cpu(self, inputs, grad_outputs):\n        mask = inputs[0] > 0\n        Pool(mask, 3)\n        return grad_outputs",
     )
     assert (16, "SL101") not in _findings(tmp_path, text)
+
+
+ANNOTATED_COUNT = '''\
+import torch
+from torch.autograd import Function
+
+
+def kernel(log_probs: torch.Tensor, T: int):
+    for t in range(T):
+        pass
+
+
+class Loss(Function):
+    @staticmethod
+    def forward(ctx, acts, lengths):
+        for b in range(acts.shape[0]):
+            kernel(acts[b], lengths[b])
+        return acts
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+'''
+
+
+def test_an_int_annotation_does_not_hide_the_element_every_caller_hands(tmp_path: Path) -> None:
+    """``T: int`` given ``lengths[b]`` (a 0-d tensor) by its only caller: Python never checks
+    the annotation, so ``range(T)`` waits for the device (SL105 on line 6)."""
+    assert (6, "SL105") in _findings(tmp_path, ANNOTATED_COUNT)
+
+
+def test_an_int_annotation_holds_when_the_caller_hands_a_host_int(tmp_path: Path) -> None:
+    text = ANNOTATED_COUNT.replace("kernel(acts[b], lengths[b])", "kernel(acts[b], int(acts.shape[1]))")
+    assert (6, "SL105") not in _findings(tmp_path, text)

@@ -119,3 +119,21 @@ def test_chainer_to_cpu_is_a_whole_array_transfer(tmp_path: Path) -> None:
 def test_to_cpu_of_host_data_is_not_flagged(tmp_path: Path) -> None:
     text = CHAINER_TO_CPU.replace("host = cuda.to_cpu(x)", "host = cuda.to_cpu([1, 2, 3])")
     assert ("mod.py", 14, "SL105") not in _findings(tmp_path, {"mod.py": text})
+
+
+STATIC_VALUE = '''\
+import tensorflow as tf
+
+
+@tf.custom_gradient
+def gate(x):
+    def grad(upstream):
+        if tf.get_static_value(upstream) is not None:
+            return upstream * 2.0
+        return upstream
+    return x, grad
+'''
+
+
+def test_tensorflow_get_static_value_is_a_host_copy(tmp_path: Path) -> None:
+    assert ("mod.py", 7, "SL105") in _findings(tmp_path, {"mod.py": STATIC_VALUE})

@@ -394,3 +394,34 @@ def test_a_time_grid_has_one_axis_and_its_first_entry_is_one_element(tmp_path: P
     found = _codes(tmp_path, TIME_GRID)
     assert (8, "SL101") in found
     assert not any(row == 9 for row, _ in found)
+
+
+SENTINEL_OR_ELEMENT = '''\
+import torch
+from torch.autograd import Function
+
+
+class Packed(Function):
+    @staticmethod
+    def forward(ctx, x, batch_sizes):
+        left = 0
+        for t in range(len(batch_sizes) + 1):
+            if t == len(batch_sizes):
+                n = 0
+            else:
+                n = batch_sizes[t]
+            if n != 0:
+                x[left:left + n] *= 2
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+'''
+
+
+def test_a_literal_beside_an_element_is_still_a_device_value(tmp_path: Path) -> None:
+    """``n`` is ``0`` on the last trip and ``batch_sizes[t]`` before: testing it (line 14) and
+    using it as a slice bound (line 15) wait for the element whenever that branch ran."""
+    found = _codes(tmp_path, SENTINEL_OR_ELEMENT)
+    assert (14, "SL105") in found and (15, "SL105") in found

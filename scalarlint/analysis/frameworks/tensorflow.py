@@ -3,7 +3,7 @@
 Tensors reach the host through ``.numpy()``, and ``tf.numpy_function`` / ``tf.py_func`` run
 Python on host copies of their tensor arguments (``tf.py_function`` too, whose body then calls
 ``.numpy()``, reported there). Keras' ``backend.get_value(x)`` / ``batch_get_value`` return
-NumPy copies."""
+NumPy copies, and so does ``tf.get_static_value(t)`` of an eager tensor."""
 
 from scalarlint.analysis.frameworks.base import Framework
 
@@ -13,6 +13,6 @@ FRAMEWORK = Framework(
     rule_decorators=frozenset({"custom_gradient", "RegisterGradient", "recompute_grad"}),
     array_modules=("tf", "tensorflow", "tensorflow.experimental.numpy"),
     host_methods=frozenset({"numpy"}),
-    host_functions=frozenset({"get_value", "batch_get_value"}),
+    host_functions=frozenset({"get_value", "batch_get_value", "get_static_value"}),
     host_callbacks=frozenset({"numpy_function", "py_func"}),
 )
