@@ -72,6 +72,7 @@ DTYPE_KEEPING = frozenset({"reshape", "view", "ravel", "flatten", "transpose", "
                            "contiguous", "clone", "detach", "to", "cuda", "cpu", "view_as", "expand_as", "get"})
 # ``m.bool()``, ``m.byte()``: torch's casts to a mask dtype; indexing with the result selects by mask
 MASK_CASTS = frozenset({"bool", "byte"})
+NEW_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})  # torch: a new array on x's device
 # JAX's functional updates of what ``x.at[i]`` selects (``.get()`` reads it)
 JAX_UPDATES = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})

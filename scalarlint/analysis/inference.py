@@ -23,7 +23,7 @@ import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.array_api import HOST_RESULT, JAX_UPDATES, MASK_CASTS, NAMESPACE_FACTORIES, array_function, array_method
+from scalarlint.analysis.array_api import HOST_RESULT, JAX_UPDATES, MASK_CASTS, NAMESPACE_FACTORIES, NEW_METHODS, array_function, array_method, shape_rank
 from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access, unpack
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
@@ -597,6 +597,9 @@ class Inference:
             if attr in JAX_UPDATES and updated is not None:
                 return self.kind(updated)  # x.at[i].set(v): a new x
             receiver = self.kind(node.func.value)
+            if attr in NEW_METHODS and receiver.tag in (Tag.UNKNOWN, Tag.ARRAY):
+                # x.new_zeros(1), grid.new_full((n, m), -1): torch's constructors on an array's device
+                return K.array(shape_rank(self, args[0]) if args and attr != "new_tensor" else None)
             if receiver.is_device:
                 return array_method(self, attr, receiver, node, args)
             if receiver.tag is Tag.UNKNOWN and not args and attr in DEVICE_ONLY_METHODS:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import libcst as cst
 
+from scalarlint.analysis.array_api import NEW_METHODS
 from scalarlint.analysis.bindings import is_saved_access
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
 from scalarlint.analysis.frameworks import base as roles
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 HIGH, MEDIUM, LOW = Confidence.HIGH, Confidence.MEDIUM, Confidence.LOW
 HOPS = 6  # steps followed back from one expression (`int(round(x0 * s))` -> x0 -> rois[i] -> rois -> inputs)
 CONVERSIONS = frozenset({"asarray", "array", "ascontiguousarray", "asanyarray", "as_tensor", "tensor", "from_numpy", "copy"})
-NEW_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})  # torch: a new array
 COTANGENT_METHODS = ("backward", "grad", "bprop", "vjp", "pullback", "L_op", "backward_var")
 ARRAY_ROLES = (roles.ARRAY, roles.ARRAYS, roles.STAR_ARRAYS)
 

@@ -425,3 +425,30 @@ def test_a_literal_beside_an_element_is_still_a_device_value(tmp_path: Path) -> 
     using it as a slice bound (line 15) wait for the element whenever that branch ran."""
     found = _codes(tmp_path, SENTINEL_OR_ELEMENT)
     assert (14, "SL105") in found and (15, "SL105") in found
+
+
+NEW_ZEROS = '''\
+import torch
+from torch.autograd import Function
+
+
+class Query(Function):
+    @staticmethod
+    def forward(ctx, xyz, limit):
+        count = xyz.new_zeros(1)
+        torch.ops.my.query(xyz, count)
+        if count[0] <= limit:
+            return xyz[:count[0]]
+        return xyz
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+'''
+
+
+def test_torch_new_zeros_is_an_array_of_the_shape_it_is_given(tmp_path: Path) -> None:
+    """``xyz.new_zeros(1)`` has one axis: ``count[0]`` is one element, tested in an ``if``
+    (line 10) and used as a slice bound (line 11)."""
+    found = _codes(tmp_path, NEW_ZEROS)
+    assert (10, "SL101") in found and (11, "SL105") in found
