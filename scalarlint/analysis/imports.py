@@ -6,7 +6,6 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import Scope
 
-from scalarlint.analysis.tree import walk
 
 
 def root_name(name: cst.BaseExpression) -> str:
@@ -20,12 +19,41 @@ def imported_roots(module: cst.Module) -> frozenset[str]:
     """Top-level packages named by the module's absolute imports, at any depth (imports inside
     functions count: ``import torch`` in a helper still makes its arrays torch tensors)."""
     roots: set[str] = set()
-    for node in walk(module):
+    for node in _import_statements(module):
         if isinstance(node, cst.Import):
             roots.update(root_name(alias.name) for alias in node.names)
         elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
             roots.add(root_name(node.module))
     return frozenset(roots)
+
+
+def _import_statements(module: cst.Module) -> list[cst.Import | cst.ImportFrom]:
+    """The import statements at any depth, found by walking statements only: an import is a
+    statement, so the expressions (most of a module's nodes) need no visit."""
+    found: list[cst.Import | cst.ImportFrom] = []
+    stack: list[cst.CSTNode] = list(module.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            found.extend(s for s in node.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+        elif isinstance(node, cst.BaseCompoundStatement) or isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)):
+            stack.extend(_statement_children(node))
+    return found
+
+
+def _statement_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The blocks and statements directly under a compound statement (bodies, ``else``,
+    ``except``, ``finally``, ``case``), not its expressions."""
+    out: list[cst.CSTNode] = []
+    for name in ("body", "orelse", "handlers", "finalbody", "cases"):
+        part = getattr(node, name, None)
+        if part is None:
+            continue
+        if isinstance(part, (list, tuple)):
+            out.extend(part)
+        else:
+            out.append(part)
+    return out
 
 
 def call_head(call: cst.Call) -> cst.BaseExpression:
