@@ -14,8 +14,10 @@ from typing import Any
 
 from scalarlint.error_codes import ERROR_CODES, UNREADABLE
 
-# docs/checks.md carries an explicit ``<a id="sl101">`` anchor per check, so links survive renames.
-DOCS_URL = "https://github.com/scalarlint/scalarlint/blob/main/docs/checks.md#{code}"
+# A check's page on the documentation site (mkdocs.yml's site_url; docs/gen_pages.py writes
+# checks/<code>.md from the check's own documentation). tests/docs/test_docs_site.py builds the
+# site and checks that every code's URL names a page of it.
+DOCS_URL = "https://scalarlint.github.io/scalarlint/checks/{code}/"
 
 
 class Severity(str, enum.Enum):

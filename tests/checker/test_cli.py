@@ -93,7 +93,7 @@ def test_json_is_ruff_compatible(project: Path) -> None:
     assert first["end_location"] == {"row": 10, "column": 18}
     assert first["name"] == "scalar-setindex" and first["severity"] == "warning"
     assert first["rule"] == "rrule_last.pullback"
-    assert first["url"].endswith("docs/checks.md#sl102")
+    assert first["url"].endswith("/checks/sl102/")
 
 
 def test_syntax_error_reported_and_others_still_checked(project: Path) -> None:

@@ -38,7 +38,7 @@ def test_json_of_one_check_is_an_object_with_its_documentation() -> None:
     assert code == 0
     data = json.loads(out)
     assert data["code"] == "SL103" and data["name"] == "search-loop" and data["default"] == "on"
-    assert data["url"].endswith("#sl103")
+    assert data["url"].endswith("/checks/sl103/")
     text = explain("SL103")[1]
     assert data["explanation"] in text and data["summary"] in text
 

@@ -56,7 +56,7 @@ def test_json_lists_them_among_the_diagnostics(tree: Path) -> None:
     assert syntax["location"] == {"row": 2, "column": 10} and syntax["end_location"] == {"row": 2, "column": 10}
     assert syntax["name"] == "syntax-error" and syntax["severity"] == "error"
     assert syntax["message"] == "syntax error: '(' was never closed" and syntax["fix"] is None
-    assert syntax["noqa_row"] is None and syntax["url"].endswith("docs/checks.md#sl001")
+    assert syntax["noqa_row"] is None and syntax["url"].endswith("/checks/sl001/")
     assert found[("latin.py", "SL002")]["location"] == {"row": 2, "column": 12}
     assert ("rule.py", "SL102") in found
     assert SYNTAX in err.splitlines()  # and named on stderr for a CI log

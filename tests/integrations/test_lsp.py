@@ -210,7 +210,7 @@ async def test_diagnostics_on_open(client: LanguageClient, workspace: Path) -> N
     assert read.source == "scalarlint"
     assert read.severity == types.DiagnosticSeverity.Error  # inside a loop over data
     assert read.message.startswith("scalar-getindex: ") and "[rule: abs_pullback]" in read.message
-    assert read.code_description is not None and read.code_description.href.endswith("docs/checks.md#sl101")
+    assert read.code_description is not None and read.code_description.href.endswith("/checks/sl101/")
     assert text_at(LOOP_RULE, read.range) == "x[i]"
     assert text_at(LOOP_RULE, by_code["SL102"].range) == "dx[i]"
     assert text_at(LOOP_RULE, by_code["SL104"].range) == "range(len(x))"  # the element loop's header
@@ -391,7 +391,7 @@ async def test_syntax_error_replaces_the_findings_and_logs(client: LanguageClien
     assert error.message == "syntax error: '(' was never closed"
     row = next(n for n, line in enumerate(broken.splitlines()) if "def abs_pullback(x, g:" in line)
     assert error.range.start == types.Position(line=row, character=broken.splitlines()[row].index("("))
-    assert error.code_description is not None and error.code_description.href.endswith("#sl001")
+    assert error.code_description is not None and error.code_description.href.endswith("/checks/sl001/")
     await wait_until(lambda: any("syntax error" in m.message and "rule.py" in m.message for m in client.log_messages), "a log message")
     # Still alive: code actions on the broken text answer, and fixing the text brings findings back.
     rng = types.Range(start=types.Position(line=7, character=0), end=types.Position(line=7, character=5))

@@ -84,7 +84,7 @@ def test_sarif_cli_output_is_valid_and_complete(project: Path) -> None:
         assert rule["shortDescription"]["text"] == info.summary
         assert rule["help"]["markdown"] == info.doc
         assert rule["fullDescription"]["text"]
-        assert rule["helpUri"].endswith("#" + code.lower())
+        assert rule["helpUri"].endswith(f"/checks/{code.lower()}/")
 
     results = run["results"]
     assert {r["ruleId"] for r in results} == {"SL001", "SL101", "SL102", "SL104"}
