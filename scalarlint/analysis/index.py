@@ -117,6 +117,7 @@ class _Indexer(ast.NodeVisitor):
         self.lambdas: list[tuple[int, int, FunctionEntry]] = []  # keyed once the walk has seen them all
         self.returned: dict[int, ReturnedArrays] = {}  # id(entry) -> its names bound to arrays, what it returns
         self.host_callbacks: set[str] = set()  # names handed to jax.pure_callback(f, ...) & co
+        self.wrapped_rules: dict[str, str] = {}  # f of custom_gradient(f): name -> the rule decorator
 
     def visit(self, node: ast.AST) -> None:
         handler = _HANDLERS.get(type(node))
@@ -324,6 +325,8 @@ class _Indexer(ast.NodeVisitor):
                     self.func_stack[-1].passed.append(arg.id)
         if isinstance(node.func, ast.Attribute) and node.func.attr in HOST_CALLBACKS and node.args and isinstance(node.args[0], ast.Name):
             self.host_callbacks.add(node.args[0].id)
+        if node.args and isinstance(node.args[0], ast.Name) and (decorator := rule_decorator(node.func)):
+            self.wrapped_rules[node.args[0].id] = decorator  # f = tf.custom_gradient(f): a decorator applied by a call
         for keyword in node.keywords:
             if keyword.arg:
                 for name in handed_functions(keyword.value):
@@ -397,6 +400,8 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
             entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
         if entry.name in indexer.rule_names_passed and (not entry.is_rule or entry.reason == MAKER_REASON):
             entry.is_rule, entry.reason = True, "passed to defvjp"  # a registration says what its parameters hold
+        if entry.name in indexer.wrapped_rules and not entry.is_rule:
+            entry.is_rule, entry.reason = True, f"wrapped with {indexer.wrapped_rules[entry.name]}()"
         entry.host_callback = entry.name in indexer.host_callbacks
     propagate_closures(index)
     return index

@@ -137,3 +137,31 @@ def gate(x):
 
 def test_tensorflow_get_static_value_is_a_host_copy(tmp_path: Path) -> None:
     assert ("mod.py", 7, "SL105") in _findings(tmp_path, {"mod.py": STATIC_VALUE})
+
+
+WRAPPED_BY_CALL = '''\
+import tensorflow as tf
+
+
+def make_grad(x):
+    def apply(upstream):
+        return upstream * 2.0
+    return apply
+
+
+def make(x):
+    def _with_value(x):
+        scale = float(x[0])
+        return x * scale, make_grad(x)
+    wrapped = tf.custom_gradient(_with_value)
+    return wrapped(x)
+'''
+
+
+def test_a_rule_decorator_applied_by_a_call_makes_a_rule(tmp_path: Path) -> None:
+    """``tf.custom_gradient(_with_value)`` is ``@tf.custom_gradient`` written as a call (also
+    through a project's own wrapper, ``connector.custom_gradient(f)``): its function is a rule,
+    though the gradient it returns comes from a factory."""
+    assert ("mod.py", 12, "SL105") in _findings(tmp_path, {"mod.py": WRAPPED_BY_CALL})
+    unwrapped = WRAPPED_BY_CALL.replace("wrapped = tf.custom_gradient(_with_value)", "wrapped = _with_value")
+    assert _findings(tmp_path, {"mod.py": unwrapped}) == []
