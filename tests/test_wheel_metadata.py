@@ -91,3 +91,20 @@ def test_the_extras_are_documented() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for extra in ("lsp", "watch", "cuda12", "cuda13", "test"):
         assert f"| `{extra}` |" in readme
+
+
+@pytest.mark.slow
+def test_the_built_wheel_runs_the_quickstart(wheel: Path, tmp_path: Path) -> None:
+    """The wheel alone (not the checkout) checks the README's example: installed into a folder of
+    its own that comes first on the path, with the dependencies of this environment."""
+    target = tmp_path / "installed"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)], check=True, timeout=600)
+    example = ROOT / "examples" / "norm_inf_pullback.py"
+    env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    where = subprocess.run([sys.executable, "-c", "import scalarlint; print(scalarlint.__file__)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert where.stdout.strip().startswith(str(target))
+    run = subprocess.run([sys.executable, "-m", "scalarlint", "check", "--no-cache", str(example)],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stderr
+    assert "SL103" in run.stdout and "norm_inf_pullback.py" in run.stdout
