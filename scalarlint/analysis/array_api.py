@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis import kinds as K
+from scalarlint.analysis.imports import call_head
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.syntax import keyword
 
@@ -152,9 +153,7 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
 
 def names_numpy(call: cst.Call) -> bool:
     """The call's head is NumPy by its conventional names (``np.f``, ``numpy.f``, ``onp.f``)."""
-    head = call.func
-    while isinstance(head, cst.Attribute):
-        head = head.value
+    head = call_head(call)
     return isinstance(head, cst.Name) and head.value in ("numpy", "np", "onp")
 
 

@@ -11,6 +11,7 @@ count; anything else is left to the general return rules.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import libcst as cst
@@ -21,20 +22,27 @@ from scalarlint.analysis.kinds import Kind, Origin, Tag
 INTEGER_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
 
-def offset_parameters(func: cst.FunctionDef, returns: Sequence[cst.Return]) -> tuple[str, ...] | None:
-    """The positional parameters (after ``self``) when every return of ``func`` is integer
-    arithmetic of them, ``self.<attr>`` and integer literals; None otherwise."""
+@dataclass(frozen=True)
+class IndexHelper:
+    arity: int  # positional parameters after ``self``
+    flat: bool  # a return multiplies (``t * U + u``): several counters flattened into one offset
+
+
+def index_helper(func: cst.FunctionDef, returns: Sequence[cst.Return]) -> IndexHelper | None:
+    """``func`` as an index helper: every return is integer arithmetic of its positional
+    parameters, ``self.<attr>`` and integer literals; None otherwise."""
     names = [p.name.value for p in func.params.params]
     if names and names[0] in ("self", "cls"):
         names = names[1:]
     if not returns or not names:
         return None
-    if not all(r.value is not None and _integer_arithmetic(r.value, set(names)) for r in returns):
+    multiplies: list[bool] = []
+    if not all(r.value is not None and _integer_arithmetic(r.value, set(names), multiplies) for r in returns):
         return None
-    return tuple(names)
+    return IndexHelper(len(names), any(multiplies))
 
 
-def _integer_arithmetic(node: cst.BaseExpression, params: set[str]) -> bool:
+def _integer_arithmetic(node: cst.BaseExpression, params: set[str], multiplies: list[bool]) -> bool:
     if isinstance(node, cst.Integer):
         return True
     if isinstance(node, cst.Name):
@@ -42,22 +50,9 @@ def _integer_arithmetic(node: cst.BaseExpression, params: set[str]) -> bool:
     if isinstance(node, cst.Attribute):
         return isinstance(node.value, cst.Name) and node.value.value == "self"
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, INTEGER_OPERATORS):
-        return _integer_arithmetic(node.left, params) and _integer_arithmetic(node.right, params)
+        multiplies.append(isinstance(node.operator, cst.Multiply))
+        return _integer_arithmetic(node.left, params, multiplies) and _integer_arithmetic(node.right, params, multiplies)
     return False
-
-
-def flattens(func: cst.FunctionDef, returns: Sequence[cst.Return]) -> bool:
-    """A return multiplies (``t * U + u``): the helper flattens several counters into one
-    offset, which addresses one element of a flat buffer."""
-    return any(isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Multiply)
-               for r in returns if r.value is not None for n in _operations(r.value))
-
-
-def _operations(node: cst.BaseExpression) -> list[cst.BaseExpression]:
-    found = [node]
-    if isinstance(node, cst.BinaryOperation):
-        found += _operations(node.left) + _operations(node.right)
-    return found
 
 
 def offset_kind(argument_kinds: Sequence[Kind], flat: bool) -> Kind | None:

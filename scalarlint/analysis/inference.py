@@ -33,7 +33,7 @@ from scalarlint.analysis.module_namespaces import ModuleNamespaces
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
-from scalarlint.analysis.index_helpers import flattens, offset_kind, offset_parameters
+from scalarlint.analysis.index_helpers import IndexHelper, index_helper, offset_kind
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.parameters import param_kind
@@ -558,11 +558,13 @@ class Inference:
 
     def _offset_helper_kind(self, func: cst.FunctionDef, call: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
         """``idx(t, u)`` of an index helper (``index_helpers``): what its arguments are."""
-        returns = self.facts.returns_of.get(func, [])
-        params = offset_parameters(func, returns)
-        if params is None or len(args) > len(params) or any(a.keyword is not None or a.star for a in call.args):
+        key = ("index-helper", func)
+        if key not in self.cache:  # asked at every call of the helper: read its returns once
+            self.cache[key] = index_helper(func, self.facts.returns_of.get(func, []))
+        helper: IndexHelper | None = self.cache[key]  # type: ignore[assignment]
+        if helper is None or len(args) > helper.arity or any(a.keyword is not None or a.star for a in call.args):
             return None
-        return offset_kind([self.kind(a) for a in args], flattens(func, returns))
+        return offset_kind([self.kind(a) for a in args], helper.flat)
 
     def parameter_of(self, name: cst.Name) -> cst.Param | None:
         """The parameter ``name`` refers to, when it is never rebound in its function."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from scalarlint.analysis.imports import call_head
 from scalarlint.checks.base import CheckContext, Finding, short
 
 # constructors that read their first argument as nested Python data
@@ -25,7 +26,8 @@ def element_list_finding(node: cst.Call, code: str, ctx: CheckContext) -> Findin
     data = node.args[0].value
     if node.args[0].keyword is not None or not isinstance(data, (cst.List, cst.Tuple)):
         return None
-    if _head(node.func) in STACKING_NAMESPACES or ctx.inference.namespaces.host_numpy_call(node):
+    head = call_head(node)
+    if (isinstance(head, cst.Name) and head.value in STACKING_NAMESPACES) or ctx.inference.namespaces.host_numpy_call(node):
         return None
     element = next((e for e in _leaves(data) if _device_element(e, ctx)), None)
     if element is None:
@@ -39,19 +41,13 @@ def element_list_finding(node: cst.Call, code: str, ctx: CheckContext) -> Findin
     )
 
 
-def _head(func: cst.BaseExpression) -> str | None:
-    while isinstance(func, cst.Attribute):
-        func = func.value
-    return func.value if isinstance(func, cst.Name) else None
-
-
 def _leaves(data: cst.List | cst.Tuple) -> list[cst.BaseExpression]:
     found: list[cst.BaseExpression] = []
     for item in data.elements:
         value = item.value
         if isinstance(value, (cst.List, cst.Tuple)):
             found += _leaves(value)
-        elif not isinstance(item, (cst.StarredElement,)):
+        elif not isinstance(item, cst.StarredElement):
             found.append(value)
     return found
 
