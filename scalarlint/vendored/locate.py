@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import NAME
+
 __all__ = [
     "DEFAULT_FILE",
     "default_target",
@@ -20,7 +22,6 @@ __all__ = [
 ]
 
 DEFAULT_FILE = "_allow_scalar.py"
-NAME = "allow_scalar"
 # Top-level packages that are not the distribution's code, never picked as the default home.
 _NOT_THE_PACKAGE = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "scripts", "tools"})
 
