@@ -15,7 +15,8 @@ or as a decorator, ``@allow_scalar`` or ``@allow_scalar()`` (plain and
 * otherwise it does nothing: the code runs as it would without the scope.
 
 Scopes nest, restore the previous state on exit (exceptions included) and
-are per thread and per asyncio task (a ``ContextVar``).
+are per thread and per asyncio task (a ``ContextVar``); ``scalar_allowed()``
+says whether one is open.
 
 Only the standard library is imported here. scalarlint is imported at the
 first scope, where installed; PyTorch and CuPy are never imported, only used
