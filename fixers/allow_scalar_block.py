@@ -6,7 +6,9 @@ What it rewrites
     ``from scalarlint.runtime import ...`` or placed where isort and ruff's ``I`` rules would
     put it (``import_placement``). The source is ``allow-scalar-import`` in the configuration:
     a module (default ``scalarlint.runtime``) or the project's own helper
-    (``mypkg._compat.allow_scalar``)::
+    (``mypkg._compat.allow_scalar``), such as the dependency-free one ``scalarlint vendor``
+    writes. A module of the fixed file's own top-level package is imported relatively
+    (``from .._allow_scalar import allow_scalar``)::
 
         y = x[k]                      ->  with allow_scalar():
                                               y = x[k]
@@ -25,7 +27,8 @@ When it is offered
 Applicability
     Display-only, and never applied, when the import would add a dependency the project does
     not declare (``runtime_dependency``: no scalarlint in its dependencies, no import of it in
-    the module, no ``allow-scalar-import`` setting); the message says how to enable it.
+    the module, no ``allow-scalar-import`` setting); the message says how to enable it. With
+    a vendored helper configured (``scalarlint vendor --configure``) it applies to any project.
     Otherwise unsafe. On NumPy, CuPy and PyTorch nothing changes: the scope only sets a context variable
     and the access syncs exactly as before. But it is a declaration, not a rewrite: it tells
     strict backends (``StrictArray``, ``disallow_scalar()``) and scalarlint itself that this
@@ -43,6 +46,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.diagnostics import Applicability, Edit, Fix
+from scalarlint.vendored.locate import setting_module
 
 from . import _common as C
 from .runtime_import import imported_name
@@ -107,10 +111,7 @@ def import_source(config_value: str) -> tuple[str, str]:
     """(module, name) of ``allow-scalar-import``: a module holding ``allow_scalar``
     (``scalarlint.runtime``) or the dotted path of the project's own helper
     (``mypkg._compat.allow_scalar``)."""
-    module, _, last = config_value.rpartition(".")
-    if module and last == NAME:
-        return module, NAME
-    return config_value, NAME
+    return setting_module(config_value), NAME
 
 
 def _allow_name(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> tuple[str | None, Edit | None, str | None]:

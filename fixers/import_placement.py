@@ -11,7 +11,10 @@ without regard to case. So:
 * otherwise the new line goes into its section at its sorted place, or starts the section at
   its place between the others (with the blank lines that separate sections);
 * a module without imports gets it after the docstring and ``__future__`` imports, followed by
-  the blank lines ruff wants before the code (two before a ``def`` or ``class``, else one).
+  the blank lines ruff wants before the code (two before a ``def`` or ``class``, else one);
+* a relative module (``.._allow_scalar``, spelled with its leading dots) goes into the last
+  section, where ruff's default ``relative-imports-order`` puts parents first
+  (``from .. import`` before ``from . import``).
 
 Only the leading block of top-level imports is considered: never ``if TYPE_CHECKING:`` bodies,
 ``try`` blocks or imports after code. First party means a package or module of that name in the
@@ -43,7 +46,7 @@ _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 class ImportLine:
     statement: cst.SimpleStatementLine
     section: int
-    key: tuple[int, str]  # (0 for ``import x``, 1 for ``from x import``; module, lower case)
+    key: tuple[int, int, str]  # (0 for ``import x``, 1 for ``from x import``; -dots; module, lower case)
     first_row: int
     last_row: int
 
@@ -90,16 +93,28 @@ def _leading_imports(analyzer: FileAnalyzer) -> tuple[list[ImportLine], int]:
         small = stmt.body[0]
         if isinstance(small, cst.Import):
             module = dotted(small.names[0].name)
-            key, relative = (0, module.lower()), False
+            key, relative = (0, 0, module.lower()), False
         elif isinstance(small, cst.ImportFrom):
-            module = dotted(small.module)
-            key, relative = (1, ("." * len(small.relative)) + module.lower()), bool(small.relative)
+            module = spelling(small)
+            key, relative = sort_key(module), bool(small.relative)
         else:
             break
         span = analyzer.positions[stmt]
         lines.append(ImportLine(stmt, section_of(module, relative, root), key, span.start.line, span.end.line))
         index += 1
     return lines, index
+
+
+def spelling(node: cst.ImportFrom) -> str:
+    """The module of ``from M import ...`` as written: ``pkg.mod``, ``.mod``, ``..``."""
+    return "." * len(node.relative) + dotted(node.module)
+
+
+def sort_key(module: str) -> tuple[int, int, str]:
+    """Where ``from module import ...`` sorts in its section: relative modules by distance,
+    furthest first, then by name without regard to case."""
+    name = module.lstrip(".")
+    return 1, -(len(module) - len(name)), name.lower()
 
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:
@@ -112,11 +127,12 @@ def _is_docstring(stmt: cst.BaseStatement) -> bool:
 
 
 def merge_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit | None:
-    """Add ``name`` to an existing one-line ``from module_path import ...``, if there is one."""
+    """Add ``name`` to an existing one-line ``from module_path import ...``, if there is one
+    (``module_path`` may be relative: ``._allow_scalar``)."""
     lines, _ = _leading_imports(analyzer)
     for line in lines:
         small = line.statement.body[0]
-        if not (isinstance(small, cst.ImportFrom) and not small.relative and dotted(small.module) == module_path):
+        if not (isinstance(small, cst.ImportFrom) and spelling(small) == module_path):
             continue
         if isinstance(small.names, cst.ImportStar) or small.lpar is not None or line.first_row != line.last_row:
             continue
@@ -132,12 +148,13 @@ def merge_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit | No
 
 
 def insert_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit:
-    """A new ``from module_path import name`` line where the import sorter would put it."""
+    """A new ``from module_path import name`` line where the import sorter would put it
+    (``module_path`` may be relative: ``._allow_scalar``)."""
     newline = C.newline(analyzer)
     text = f"from {module_path} import {name}"
     lines, after = _leading_imports(analyzer)
-    section = section_of(module_path, False, Path(analyzer.config.root))
-    key = (1, module_path.lower())
+    section = section_of(module_path, module_path.startswith("."), Path(analyzer.config.root))
+    key = sort_key(module_path)
     here = [line for line in lines if line.section == section]
     if here:
         later = [line for line in here if line.key > key]

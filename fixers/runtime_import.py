@@ -4,6 +4,11 @@ Shared by the fixers that call into scalarlint's runtime (``allow_scalar``, ``in
 a top-level ``from module import name`` that is already there; otherwise add one where the
 import sorter would put it (``import_placement``), and say when adding it would give the project
 a dependency it does not declare (``runtime_dependency``): the fix is then display-only.
+
+A module of the fixed file's own top-level package (the helper ``scalarlint vendor`` wrote,
+``pkg._allow_scalar``) is imported relatively, ``from .._allow_scalar import allow_scalar``: the
+import then holds wherever the package is installed or however it is renamed, and adds no
+dependency at all.
 """
 
 from __future__ import annotations
@@ -13,10 +18,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
+from pathlib import Path
+
 from scalarlint.diagnostics import Edit
+from scalarlint.vendored.locate import package_of
 
 from ._common import dotted
-from .import_placement import insert_edit, merge_edit
+from .import_placement import insert_edit, merge_edit, spelling
 from .runtime_dependency import why_not
 
 if TYPE_CHECKING:
@@ -29,6 +37,7 @@ def imported_name(
     """(local name, import edit or ``None`` when the module has it, why the import may not be
     added or ``None``); the local name is ``None`` when ``name`` means something else at
     ``stmt``. ``configured``: the user named the source, so adding it is wanted."""
+    module_path = import_spelling(analyzer.source.path, module_path)
     imports_scalarlint = False
     for top in analyzer.module.body:
         if isinstance(top, cst.SimpleStatementLine):
@@ -45,6 +54,24 @@ def imported_name(
     return name, edit, blocked
 
 
+def import_spelling(file_path: str, module_path: str) -> str:
+    """``module_path`` as the file at ``file_path`` should import it: relative (``._helper``,
+    ``.._helper``, ``..``) when both are in the same top-level package, else unchanged. The
+    file's package comes from the ``__init__.py`` files above it; an in-memory source, a
+    script outside any package and a notebook (which has no package to be relative to) keep
+    the absolute import."""
+    if not file_path.endswith(".py") or module_path.startswith("."):
+        return module_path
+    package = package_of(Path(file_path))
+    target = module_path.split(".")
+    if not package or target[0] != package[0]:
+        return module_path
+    shared = 0
+    while shared < min(len(package), len(target)) and package[shared] == target[shared]:
+        shared += 1
+    return "." * (len(package) - shared + 1) + ".".join(target[shared:])
+
+
 def _imports_scalarlint(small: cst.BaseSmallStatement) -> bool:
     if isinstance(small, cst.Import):
         return any(dotted(alias.name).split(".")[0] == "scalarlint" for alias in small.names)
@@ -54,9 +81,7 @@ def _imports_scalarlint(small: cst.BaseSmallStatement) -> bool:
 
 
 def _imported_as(node: cst.ImportFrom, module_path: str, name: str) -> str | None:
-    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-        return None
-    if dotted(node.module) != module_path:
+    if isinstance(node.names, cst.ImportStar) or spelling(node) != module_path:
         return None
     for alias in node.names:
         if isinstance(alias.name, cst.Name) and alias.name.value == name:

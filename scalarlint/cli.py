@@ -142,6 +142,7 @@ def check(
         _watch(targets, use_stdin or add_noqa or show_files or show_settings or update_baseline or runtime_record is not None or diff)
     if show_settings or show_files:
         _explain_run(targets, anchor, config, config_file, show_settings, show_files)
+    _note_stale_helper(config)
     baseline = _open_baseline(baseline_file, update_baseline, add_noqa, config, targets + ([Path(stdin_filename or "<stdin>")] if use_stdin else []))
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json")
@@ -220,6 +221,17 @@ def _watch(targets: list[Path], refused: bool) -> None:
     except WatchUnavailable as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_ERROR)
+
+
+def _note_stale_helper(config: Config) -> None:
+    """Once per run, on stderr: the vendored ``allow_scalar`` helper that ``allow-scalar-import``
+    names is older than this scalarlint's, or was edited. A note, not a finding: the exit code
+    stays that of the check."""
+    from scalarlint.vendored.command import stale_copy_note
+
+    note = stale_copy_note(config)
+    if note is not None:
+        click.echo(note, err=True)
 
 
 def _extended(config: Config, extend_select: str | None, extend_exclude: str | None, target_version: str | None) -> Config:
@@ -374,6 +386,32 @@ def clean(cache_dir: Path | None, stats: bool, prune: bool) -> None:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_ERROR)
     click.echo(f"Removed {root}" if removed else f"No cache at {root}")
+
+
+@main.command()
+@click.option("--path", "path", type=click.Path(path_type=Path), help="Where to write it: a .py file, or a package folder (which gets _allow_scalar.py). Default: the file allow-scalar-import names, else _allow_scalar.py in the project's single top-level package, else in the project root.")
+@click.option("--force", is_flag=True, help="Also replace a copy that was edited or that a newer scalarlint wrote (never a file scalarlint did not write).")
+@click.option("--configure", is_flag=True, help="Also set allow-scalar-import to the written module in the configuration file (pyproject.toml), where that can be done safely.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Read (and with --configure, write) settings in this TOML file.")
+def vendor(path: Path | None, force: bool, configure: bool, config_file: Path | None) -> None:
+    """Write a dependency-free allow_scalar helper into your project, for the allow_scalar fix to
+    import (with `allow-scalar-import` pointing at it) instead of scalarlint.runtime. It uses
+    scalarlint.runtime where installed, else PyTorch's and CuPy's own sync switches, else does
+    nothing. Run it again to update the copy."""
+    from scalarlint.vendored.command import VendorError, vendor as write_helper
+
+    start = Path.cwd()
+    if path is not None:
+        folder = path if path.is_dir() else path.parent
+        start = folder if folder.is_dir() else start
+    try:
+        config = load_config(start, config_file)
+        outcome = write_helper(config, path, force, configure, config_file)
+    except (ConfigError, VendorError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    for line in outcome.messages:
+        click.echo(line)
 
 
 @main.command()

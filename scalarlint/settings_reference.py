@@ -35,7 +35,7 @@ OPTION_HELP: dict[str, str] = {
     "array-modules": "Names (aliases and module paths) of array modules: `xp.zeros(...)` makes an array.",
     "scalar-params": "Parameter names that are host scalars, never arrays.",
     "container-params": "Parameter names that are tuples or lists of arrays.",
-    "allow-scalar-import": "The module the `allow_scalar` fix imports `allow_scalar` from (your own helper, to avoid a run-time dependency on scalarlint).",
+    "allow-scalar-import": "The module the `allow_scalar` fix imports `allow_scalar` from: your own helper, such as the dependency-free one `scalarlint vendor` writes (no run-time dependency on scalarlint; imported relatively from files of its own package).",
     "respect-gitignore": "Skip files that `.gitignore` files ignore.",
     "file-time-limit": "Seconds per file and pass before the file is reported as SL003 instead of stalling the run; 0: no limit.",
     "cache-dir": "Where the cache lives; empty: `$XDG_CACHE_HOME/scalarlint`.",

@@ -43,3 +43,8 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     )
     assert check.returncode == 1, check.stderr
     assert "SL103" in check.stdout and "SL102" in check.stdout
+
+    # the helper `scalarlint vendor` writes is in the wheel (a module of scalarlint.vendored)
+    vendored = subprocess.run([str(env_dir / "bin" / "scalarlint"), "vendor"], cwd=tmp_path, capture_output=True, text=True)
+    assert vendored.returncode == 0, vendored.stderr
+    assert (tmp_path / "_allow_scalar.py").read_text().startswith("# scalarlint-vendored: allow_scalar v")

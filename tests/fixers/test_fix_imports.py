@@ -87,13 +87,25 @@ def test_a_module_that_already_imports_scalarlint_may_import_more(tmp_path: Path
 
 
 def test_the_configured_helper_is_imported_from_the_project(tmp_path: Path) -> None:
+    """A helper in another top-level package of the project: an absolute, first-party import."""
+    config = config_from_table({"allow-scalar-import": "shared._compat.allow_scalar"}, str(tmp_path))
+    for package in ("pkg", "shared"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    text = _fix(tmp_path, RULE, config).text
+    assert "from shared._compat import allow_scalar\n" in text and "scalarlint" not in text
+    # shared is first party: its own section after the third-party numpy
+    assert text.startswith("import numpy as np\n\nfrom shared._compat import allow_scalar\n\n\ndef rrule_first")
+
+
+def test_a_helper_of_the_files_own_package_is_imported_relatively(tmp_path: Path) -> None:
+    """``pkg._compat`` seen from ``pkg/rules.py``: ``from ._compat import``, in the last section."""
     config = config_from_table({"allow-scalar-import": "pkg._compat.allow_scalar"}, str(tmp_path))
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
     text = _fix(tmp_path, RULE, config).text
-    assert "from pkg._compat import allow_scalar\n" in text and "scalarlint" not in text
-    # pkg is first party: its own section after the third-party numpy
-    assert text.startswith("import numpy as np\n\nfrom pkg._compat import allow_scalar\n\n\ndef rrule_first")
+    assert text.startswith("import numpy as np\n\nfrom ._compat import allow_scalar\n\n\ndef rrule_first")
+    assert "scalarlint" not in text and "pkg" not in text
 
 
 def test_the_cli_reports_what_a_declaration_would_enable(tmp_path: Path) -> None:
