@@ -28,7 +28,7 @@ from scalarlint.analysis.bindings import ELEMENT, binding_kind, is_saved_access,
 from scalarlint.analysis.operators import binary_kind, comparison_kind, sequence_kind, unary_kind
 from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.evidence import RankEvidence
-from scalarlint.analysis.masks import compared_to_mask
+from scalarlint.analysis.masks import compared_to_mask, mask_name
 from scalarlint.analysis.module_namespaces import ModuleNamespaces
 from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
@@ -323,6 +323,8 @@ class Inference:
         masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
         if masks:
             return base.tag is Tag.ARRAY or any(not k.doubt for k in masks)
+        if mask_name(node) is not None and indices is not None and len(indices) == 1 and indices[0].tag in (Tag.ARRAY, Tag.UNKNOWN):
+            return True
         return compared_to_mask(node, base)
 
     def is_element_value(self, node: cst.BaseExpression) -> bool:

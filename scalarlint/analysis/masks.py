@@ -1,4 +1,5 @@
-"""Masks the inference cannot type: a comparison written as the only index selects by mask."""
+"""Masks the inference cannot type: a comparison written as the only index selects by mask,
+and so does an index its author named a mask."""
 
 from __future__ import annotations
 
@@ -20,4 +21,17 @@ def compared_to_mask(node: cst.Subscript, base: Kind) -> bool:
         return False
     if base.tag is Tag.ARRAY and not base.doubt:
         return True
-    return base.tag is Tag.UNKNOWN and test.left.deep_equals(node.value)
+    compared = [test.left, *(c.comparator for c in test.comparisons)]
+    return base.tag is Tag.UNKNOWN and any(side.deep_equals(node.value) for side in compared)
+
+
+def mask_name(node: cst.Subscript) -> str | None:
+    """The name of the only index when its author called it a mask (``x[mask]``,
+    ``grad[self.valid_mask]``): an array of booleans by the universal convention, as integer
+    index arrays are called ``idx``, ``keep`` or ``inds``. The caller checks that the index is
+    not known to be something else (a host int, a list)."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    index = node.slice[0].slice.value
+    name = index.attr.value if isinstance(index, cst.Attribute) else index.value if isinstance(index, cst.Name) else None
+    return name if name is not None and "mask" in name.lower() else None

@@ -31,6 +31,7 @@ import libcst as cst
 
 from scalarlint.analysis.inference import Inference, call_name, positional
 from scalarlint.analysis.kinds import Kind, Origin, Tag
+from scalarlint.analysis.masks import mask_name
 from scalarlint.analysis.origins import HIGH, LOW, MEDIUM, Reason, array_origin, code, index_origin
 from scalarlint.analysis.syntax import CONVERTERS
 from scalarlint.analysis.tree import walk
@@ -250,7 +251,13 @@ def _shape_reason(node: cst.CSTNode, inf: Inference) -> Reason:
     if isinstance(node, cst.Subscript):
         masks = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index) and inf.kind(e.slice.value).boolean]
         value = array_origin(inf, node.value)
-        mask = array_origin(inf, masks[0]) if masks else Reason(MEDIUM, ())
+        named = mask_name(node)
+        if masks:
+            mask = array_origin(inf, masks[0])
+        elif named is not None:
+            mask = Reason(MEDIUM, (f"`{named}` is named as a mask: an array of booleans by convention",))
+        else:
+            mask = Reason(MEDIUM, ())
         return value.then(mask, Reason(HIGH, ("a boolean-mask index: the result's size depends on the data",)))
     operands = ([node.func.value] if isinstance(node.func, cst.Attribute) else []) + positional(node) if isinstance(node, cst.Call) else []
     operand = next((o for o in operands if inf.kind(o).is_device), None)

@@ -1,0 +1,126 @@
+"""Conventions the inference takes where types run out: an index named a mask is an array of
+booleans, a comparison against the subscripted array (on either side) selects by mask, a loop
+whose body calls ``.item()`` on ``x[i]`` reads one element per step, and a closure a factory
+returns is reached through the factory's product."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scalarlint.config import Config
+from scalarlint.engine import check_paths
+
+
+def _codes(tmp_path: Path, text: str, name: str = "mod.py") -> list[tuple[int, str]]:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    return sorted((d.location.row, d.code) for d in result.diagnostics)
+
+
+NAMED_MASKS = '''\
+import torch
+
+
+class Gate(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, g):
+        x, valid_mask, idx = ctx.saved_tensors
+        a = x[valid_mask]
+        b = g[ctx.keep_mask]
+        c = x[idx]
+        masks = [0, 2]
+        d = x[masks]
+        return a + b + c + d
+'''
+
+
+def test_an_index_named_a_mask_selects_by_mask(tmp_path: Path) -> None:
+    """``x[valid_mask]`` and ``g[ctx.keep_mask]`` are boolean-mask reads (SL106); an index
+    called ``idx`` is an integer gather, and a list named ``masks`` is host data: neither."""
+    found = _codes(tmp_path, NAMED_MASKS)
+    assert (8, "SL106") in found and (9, "SL106") in found
+    assert not [f for f in found if f[0] in (10, 12)]
+
+
+COMPARED_ON_THE_RIGHT = '''\
+import torch
+
+
+def helper(x):
+    return x * 2
+
+
+class Check(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        y = helper(x)
+        diff = y[x != y]
+        same = y[y == x]
+        return diff.sum() + same.sum()
+'''
+
+
+def test_a_comparison_with_the_subscripted_value_on_either_side_is_a_mask(tmp_path: Path) -> None:
+    found = _codes(tmp_path, COMPARED_ON_THE_RIGHT)
+    assert (13, "SL106") in found and (14, "SL106") in found
+
+
+ITEM_IN_A_LOOP = '''\
+import torch
+
+
+class Offsets(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, g):
+        (starts,) = ctx.saved_tensors
+        total = 0
+        for i in range(starts.shape[0]):
+            total += starts[i].item()
+        return g * total
+'''
+
+
+def test_item_of_an_element_in_a_loop_over_the_data_is_an_element_loop(tmp_path: Path) -> None:
+    """``.item()`` accepts one element only, so ``starts[i]`` is one: the loop reads the array
+    element by element (SL104), and the conversion is reported once (SL105)."""
+    found = _codes(tmp_path, ITEM_IN_A_LOOP)
+    assert (9, "SL104") in found and (10, "SL105") in found
+
+
+FACTORY = '''\
+import numpy
+import torch
+
+
+def make_grad(backend):
+    def grad_generic(D, E):
+        m, n = D.shape
+        for j in range(n - 1, 0, -1):
+            for i in range(m - 1, 0, -1):
+                E[i - 1, j - 1] = E[i, j] * backend.exp(D[i, j])
+        return E
+
+    return grad_generic
+
+
+_grad = make_grad(torch)
+
+
+class SoftAlign(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, g):
+        D, E = ctx.saved_tensors
+        return _grad(D, E) * g
+'''
+
+
+def test_a_closure_made_by_a_factory_is_reached_through_the_product(tmp_path: Path) -> None:
+    """``_grad = make_grad(torch)`` and the rule calls ``_grad``: the closure the factory
+    returns runs, so its element loop and writes are checked; without the call nothing is."""
+    (tmp_path / "reached").mkdir()
+    (tmp_path / "unreached").mkdir()
+    found = _codes(tmp_path / "reached", FACTORY)
+    assert (10, "SL102") in found
+    unreached = FACTORY.replace("return _grad(D, E) * g", "return E * g")
+    assert not [f for f in _codes(tmp_path / "unreached", unreached) if f[0] < 16]
