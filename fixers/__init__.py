@@ -1,6 +1,7 @@
 """Fixers: rewrite what a check found into GPU-friendly code (installed as ``scalarlint.fixers``).
 
-The checker calls ``fixes_for(finding, analyzer)`` for every finding; it returns the fixes
+The engine hands ``fixes_and_reason`` to each file's analyzer, which calls it for every reported
+finding (the analysis itself never imports the fixers); ``fixes_for(finding, analyzer)`` returns the fixes
 (each a list of text edits with an applicability, safe or unsafe in ruff's sense) that the
 fixers can offer for it. ``analyzer`` is the ``scalarlint.analysis.analyzer.FileAnalyzer`` of
 the file: it holds the libcst module, its metadata (positions, parents, scopes), the
@@ -109,3 +110,9 @@ def no_fix_reason(finding: Finding, analyzer: FileAnalyzer) -> str | None:
             raise
         _log.warning("why_not failed on %s", analyzer.source.path, exc_info=True)
         return None
+
+
+def fixes_and_reason(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...], str | None]:
+    """What the engine asks for each reported finding: its fixes, or why there are none."""
+    fixes = fixes_for(finding, analyzer)
+    return fixes, (None if fixes else no_fix_reason(finding, analyzer))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from scalarlint.analysis.frameworks import ARRAY_MODULES as FRAMEWORK_ARRAY_MODULES
+from scalarlint.config_error import ConfigError
 from scalarlint.diagnostics import CONFIDENCE_LEVELS
 
 if sys.version_info >= (3, 11):
@@ -123,15 +124,6 @@ DEFAULT_EXCLUDE = (
     ".ruff_cache",
     ".ipynb_checkpoints",
 )
-
-
-class ConfigError(ValueError):
-    """A configuration that cannot be used; the CLI turns it into exit code 2. ``key``: the
-    option at fault, when one is (so a message can point at its line)."""
-
-    def __init__(self, message: str, key: str | None = None) -> None:
-        super().__init__(message)
-        self.key = key
 
 
 @dataclass(frozen=True)

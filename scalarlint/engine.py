@@ -7,28 +7,23 @@ file becomes a ``FileError``.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import functools
 import gc
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scalarlint.analysis.index import ModuleIndex, build_index
-from scalarlint.analysis.project import Project, Target, module_name_for, module_names
+from scalarlint.analysis.index import ModuleIndex
+from scalarlint.analysis.project import Project, Target, module_names
 from scalarlint.analysis.sources import SourceFile, decode_source, read_regular
-from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.cache import Cache, NoCache, content_digest
 from scalarlint.config import Config
-from scalarlint.diagnostics import Diagnostic, FileError, Location
-from scalarlint.error_codes import NOT_ANALYSED, SYNTAX_ERROR
+from scalarlint.diagnostics import Diagnostic, FileError
+from scalarlint.file_passes import _COLLECT, analyze_whole, index_source, is_time_limit, quiet_gc, syntax_error  # noqa: F401 (quiet_gc, syntax_error: re-exported)
 from scalarlint.files import discover
 from scalarlint.read_errors import locate
-from scalarlint.suppression import file_is_skipped
-from scalarlint.target_version import grammar_error
-from scalarlint.time_limit import TimeLimitExceeded, time_limit
+from scalarlint.time_limit import TimeLimitExceeded
 from scalarlint.workers import PARALLEL_THRESHOLD, Workers, map_by_weight, map_in_workers, map_with_ended_children  # noqa: F401 (PARALLEL_THRESHOLD: the engine's)
 
 SPLIT_LINES = 2500  # a file this long is analysed in groups of linked definitions (memory)
@@ -55,99 +50,14 @@ class RunResult:
     stats: RunStats | None = field(default=None, compare=False)
 
 
-_COLLECT = {"after_file": False, "pending_lines": 0}
-COLLECT_EVERY_LINES = 3000  # analysed lines of cyclic garbage a process may hold before a pass
 
 
-def quiet_gc(collect_after_file: bool = True) -> None:
-    """Fewer cyclic-GC passes for a checking process. Parsing and analysis allocate hundreds of
-    thousands of short-lived, mostly acyclic objects (freed by reference counting anyway), and
-    the default thresholds run a collection every 700 allocations: about half of ``ast.parse``'s
-    time on a large file went there. What the imports built is frozen out of every later pass.
-
-    A file's scope analysis is cyclic (scopes and their assignments point at each other and at
-    the tree), so with rare passes its garbage would outlive it and a run's memory would grow
-    file by file: ``collect_after_file`` collects once every ``COLLECT_EVERY_LINES`` analysed
-    lines instead (the editor server collects after publishing)."""
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
-    _COLLECT["after_file"] = collect_after_file
-
-
-def _collect_garbage_after(lines: int) -> None:
-    """Under ``quiet_gc(collect_after_file=True)``: one cyclic pass per ``COLLECT_EVERY_LINES``
-    analysed lines, after dropping the last tree's kept children; the freed pages go back to
-    the system after every file (a worker's size then falls back between files, so a large
-    file can run beside another worker's small ones without their peaks adding up)."""
-    if not _COLLECT["after_file"]:
-        return
-    _COLLECT["pending_lines"] += lines
-    if _COLLECT["pending_lines"] >= COLLECT_EVERY_LINES:
-        from scalarlint.analysis.tree import release
-
-        release()
-        gc.collect()
-        _COLLECT["pending_lines"] = 0
-    _return_freed_memory()
-
-
-def _return_freed_memory() -> None:
-    """Hand the pages freed by the last trees back to the system (glibc keeps them otherwise:
-    a worker that analysed one large file would hold that file's peak for the rest of the run,
-    and two workers' peaks would add up). A no-op where there is no glibc."""
-    trim = _malloc_trim()
-    if trim:
-        trim(0)
-
-
-@functools.lru_cache(maxsize=None)
-def _malloc_trim():  # type: ignore[no-untyped-def]
-    """glibc's ``malloc_trim`` from the running process's own symbols, or False."""
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return False
-
-
-def index_source(
-    source: SourceFile, config: Config, module: str | None = None, package: str = "", tree: ast.Module | None = None
-) -> ModuleIndex | FileError | None:
-    """The first pass on one source; ``None`` for a skipped file. The module name comes from
-    the path when the file exists (so relative imports resolve), else it stays empty. ``tree``:
-    the source's ``ast`` tree when the caller already has it."""
-    if module is None:
-        module, package = module_name_for(Path(source.path)) if Path(source.path).is_file() else ("", "")
-    if file_is_skipped(source.text):
-        return None
-    try:
-        with time_limit(config.file_time_limit):
-            parsed = tree if tree is not None else ast_parse(source.text, filename=source.path)
-            too_new = grammar_error(source.text, config.target_version, source.path) if config.target_version else None
-            if too_new is not None:
-                return syntax_error(source, too_new.msg, too_new.lineno, too_new.offset)
-            return build_index(parsed, source.path, module, package, config, source.text)
-    except TimeLimitExceeded as exc:
-        return FileError(source.path, f"not checked: reading it {exc} (file-time-limit)", NOT_ANALYSED)
-    except SyntaxError as exc:
-        return syntax_error(source, exc.msg, exc.lineno, exc.offset)
-    except (ValueError, RecursionError) as exc:  # NUL bytes (3.11), nesting Python cannot compile
-        return FileError(source.path, f"cannot parse: {exc}", SYNTAX_ERROR)
-
-
-def syntax_error(source: SourceFile, message: str, row: int | None, column: int | None) -> FileError:
-    """SL001 at the parser's position (within its cell in a notebook)."""
-    cell, at = source.locate(Location(max(row or 1, 1), max(column or 1, 1)))
-    return FileError(source.path, f"syntax error: {message}", SYNTAX_ERROR, at, cell)
 
 
 def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config, split: bool = False) -> list[Diagnostic] | FileError:
     """The second pass on one source. ``split``: a file over ``SPLIT_LINES`` lines is analysed
     one group of linked definitions at a time (``grouped.analyze_in_groups``), so a run's
     memory follows its largest group, not its largest file."""
-    from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
-
     codes = config.codes_for_file(source.path)
     if not codes or not targets:
         return []
@@ -155,33 +65,10 @@ def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Conf
         from scalarlint.grouped import analyze_in_groups
 
         return analyze_in_groups(source, targets, config)
-    try:
-        with time_limit(config.file_time_limit):
-            analyzer = FileAnalyzer(source, config, codes)
-            try:
-                return analyzer.run(targets)
-            finally:
-                analyzer.close()
-                del analyzer  # the tree is garbage now: a collection need not walk it
-                _collect_garbage_after(source.text.count("\n"))
-    except TimeLimitExceeded as exc:
-        return FileError(source.path, f"not checked: the analysis {exc} (file-time-limit)", NOT_ANALYSED)
-    except ParseFailure as exc:
-        return _parse_failure(source, exc)
-    except RecursionError:
-        return FileError(source.path, "too deeply nested to analyse", NOT_ANALYSED)
-    except Exception as exc:  # a bug in a check must cost one file, said as such, not the run
-        return FileError(source.path, f"not checked: internal error {type(exc).__name__}: {exc} (a scalarlint bug; please report it)", NOT_ANALYSED)
+    return analyze_whole(source, targets, config)
 
 
-def _parse_failure(source: SourceFile, exc: Exception) -> FileError:
-    """SL001 from libcst's parser (where Python's accepted the text): at libcst's position when
-    it names one."""
-    cause = exc.__cause__
-    row, column = getattr(cause, "raw_line", None), getattr(cause, "raw_column", None)
-    if isinstance(row, int) and isinstance(column, int):
-        return syntax_error(source, str(getattr(cause, "message", exc)), row, column + 1)
-    return FileError(source.path, str(exc), SYNTAX_ERROR)
+
 
 
 def _second_pass(items: list[tuple[str, bytes, dict[str, Target], Config]], sizes: list[int], jobs: int | None | Workers) -> list[list[Diagnostic] | FileError]:
@@ -357,9 +244,6 @@ def store_findings(cache: Cache | NoCache, key: str, found: list[Diagnostic] | F
 _SKIPPED = "skipped"  # the index entry of a file with a skip-file directive
 
 
-def is_time_limit(item: object) -> bool:
-    """A file that ran out of time is not cached: the next run (or a higher limit) may finish it."""
-    return isinstance(item, FileError) and "(file-time-limit)" in item.message
 
 
 def _watched(item: list[Diagnostic] | FileError) -> list[str]:

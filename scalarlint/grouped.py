@@ -23,7 +23,7 @@ from scalarlint.analysis.sources import SourceFile
 from scalarlint.analysis.syntax_versions import ast_parse
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
-from scalarlint.engine import _analyze_source, index_source, is_time_limit
+from scalarlint.file_passes import analyze_whole, index_source, is_time_limit
 
 
 def analyze_in_groups(
@@ -41,15 +41,15 @@ def analyze_in_groups(
     try:
         tree = ast_parse(source.text, filename=source.path)
     except (SyntaxError, ValueError, RecursionError):
-        return _analyze_source(source, targets, config)
+        return analyze_whole(source, targets, config)
     lines = split_lines(source.text)
     chunks = chunks_of(tree, lines)
     groups = components(chunks, outside_text(lines, chunks))
     if len(groups) < 2:
-        return _analyze_source(source, targets, config)
+        return analyze_whole(source, targets, config)
     index = index_source(source, config, tree=tree)
     if not isinstance(index, ModuleIndex):
-        return _analyze_source(source, targets, config)
+        return analyze_whole(source, targets, config)
     rows = {key: entry.line for key, entry in index.functions.items()}
     prune = Pruner(source.text, tree)
     found: list[Diagnostic] = []
@@ -58,10 +58,10 @@ def analyze_in_groups(
         if not chosen:
             continue
         text, keyed = prune(chosen, module_code=None in group)
-        part = _analyze_source(dataclasses.replace(source, text=text), keyed, config)
+        part = analyze_whole(dataclasses.replace(source, text=text), keyed, config)
         if isinstance(part, FileError):
             if whole_file_fallback and not is_time_limit(part):
-                return _analyze_source(source, targets, config)
+                return analyze_whole(source, targets, config)
             return part
         found.extend(part)
     return sorted(found, key=Diagnostic.sort_key)

@@ -22,6 +22,8 @@ import re
 import sys
 from typing import Any
 
+from scalarlint.config_error import ConfigError
+
 OLDEST = (3, 7)  # the oldest feature_version CPython's parser knows
 NEWEST = (3, 14)  # the newest grammar scalarlint reads (analysis.syntax_versions.NEWEST)
 CHOICES = tuple(f"py3{minor}" for minor in range(OLDEST[1], NEWEST[1] + 1))
@@ -31,9 +33,7 @@ _SPELLING = re.compile(r"(?:py3(\d{1,2})|3\.(\d{1,2}))")
 
 def parse_target_version(value: Any) -> str:
     """``py3X`` from ``py3X`` or ``3.X`` (any case); a ``ConfigError`` naming the choices
-    otherwise (imported late: the configuration module imports this one)."""
-    from scalarlint.config import ConfigError
-
+    otherwise."""
     match = _SPELLING.fullmatch(value.strip().lower()) if isinstance(value, str) else None
     minor = int(match.group(1) or match.group(2)) if match else -1
     if not OLDEST[1] <= minor <= NEWEST[1]:

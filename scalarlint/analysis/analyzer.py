@@ -9,7 +9,7 @@ intent.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 
@@ -26,14 +26,18 @@ from scalarlint.analysis.tree import kept_children, parent_map, preorder, releas
 from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
-from scalarlint.diagnostics import Diagnostic, Location
-from scalarlint.fixers import fixes_for, no_fix_reason
+from scalarlint.diagnostics import Diagnostic, Fix, Location
 from scalarlint.suppression import is_suppressed, suppressions
 
 ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
 # Compiled kernels (numba, jax.jit): their loops and element accesses run compiled on the
 # device or in machine code, not as Python round trips.
 KERNEL_DECORATORS = frozenset({"njit", "jit", "vectorize", "guvectorize", "stencil", "cfunc", "generated_jit"})
+
+
+# What the engine hands an analyzer to ask for a finding's fixes: the fixes, or why none (the
+# fixers sit above the analysis; the analysis never imports them).
+FixFinder = Callable[[Finding, "FileAnalyzer"], tuple[Sequence[Fix], str | None]]
 
 
 class ParseFailure(Exception):
@@ -123,9 +127,9 @@ class _Walker:
 
 
 class FileAnalyzer:
-    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str], with_fixes: bool = True) -> None:
+    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str], find_fixes: FixFinder | None = None) -> None:
         self.source = source
-        self.with_fixes = with_fixes
+        self.find_fixes = find_fixes
         self.config = config
         self.module = parse_module(source.text)
         self.parents = parent_map(self.module)
@@ -218,8 +222,7 @@ class FileAnalyzer:
                 continue
             info = BY_CODE[finding.code].INFO
             rule = target.rule or None
-            fixes = fixes_for(finding, self) if self.with_fixes else ()
-            reason = no_fix_reason(finding, self) if self.with_fixes and not fixes else None
+            fixes, reason = self.find_fixes(finding, self) if self.find_fixes is not None else ((), None)
             message = finding.message
             cell, start = self.source.locate(Location(span.start.line, span.start.column + 1))
             _, end = self.source.locate(Location(span.end.line, span.end.column + 1))

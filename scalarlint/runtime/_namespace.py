@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._strict import StrictArray, _contains_strict, call_numpy, to_host, wrap
+from ._strict import StrictArray, _contains_strict, call_numpy, register_namespace, to_host, wrap
 
 __all__ = ["StrictNamespace", "strict_namespace"]
 
@@ -132,3 +132,5 @@ def _adapt(obj: Any, attr: str, qualified: str) -> Any:
 
 strict_namespace = StrictNamespace(np, "scalarlint.runtime.strict_namespace")
 """The namespace ``array_api_compat.array_namespace(strict(x))`` returns."""
+
+register_namespace(strict_namespace)

@@ -25,6 +25,16 @@ from ._report import refuse
 from ._indexing import prepare_key
 from ._rules import DATA_SCALAR_FUNCTIONS, check_data_dependent, check_host_params
 
+# The strict array's array-API namespace. ``_namespace`` builds it from this module's wrappers
+# and registers it on import (the package imports it before anyone can hold a StrictArray), so
+# the imports run one way: ``_namespace`` -> ``_strict``.
+_NAMESPACE: list[Any] = [None]
+
+
+def register_namespace(namespace: Any) -> None:
+    """What ``StrictArray.__array_namespace__`` returns (called once, by ``_namespace``)."""
+    _NAMESPACE[0] = namespace
+
 __all__ = ["StrictArray", "strict", "to_host", "call_numpy", "unwrap", "wrap"]
 
 _PYTHON_SCALARS = (int, float, complex, bool)
@@ -252,11 +262,9 @@ class StrictArray(NDArrayOperatorsMixin):
 
     # -- NumPy protocols -------------------------------------------------------
     def __array_namespace__(self, api_version: str | None = None) -> Any:
-        from ._namespace import strict_namespace
-
         if api_version is not None and not isinstance(api_version, str):
             raise TypeError(f"api_version must be a string or None, got {api_version!r}")
-        return strict_namespace
+        return _NAMESPACE[0]
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         for obj in (*inputs, *kwargs.get("out", ())):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import scalarlint.analysis.syntax_versions as syntax_versions
-from scalarlint import engine
+from scalarlint import engine, file_passes
 from scalarlint.config import Config
 from scalarlint.time_limit import (
     IN_PROCESS_BYTES_PER_SECOND,
@@ -69,7 +69,7 @@ def test_a_parse_that_outlasts_the_limit_is_ended(tmp_path: Path, monkeypatch: p
     (tmp_path / "good.py").write_text(RULE)
     (tmp_path / "huge.py").write_text(_large_rule("stall here"))
     if stalled == "first pass":
-        monkeypatch.setattr(engine, "ast_parse", _stall_when("stall here", engine.ast_parse))
+        monkeypatch.setattr(file_passes, "ast_parse", _stall_when("stall here", file_passes.ast_parse))
     else:
         monkeypatch.setattr(syntax_versions, "parse_module", _stall_when("stall here", syntax_versions.parse_module))
     started = time.monotonic()
