@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Generator, Iterable, Iterator
 
 import libcst as cst
 
@@ -10,11 +10,10 @@ from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST
 from scalarlint.analysis.inference import DEVICE_ONLY_METHODS, HOST_COPY_FUNCTIONS
 from scalarlint.analysis.host_numpy import HOST_COPIES
 from scalarlint.analysis.kinds import Doubt, Tag
-from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
-from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_element_lists import element_list_finding
+from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
 
 INFO = CheckInfo(
     code="SL105",
@@ -79,15 +78,24 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if ctx.is_claimed(node):
         return
     if isinstance(node, (cst.If, cst.While, cst.IfExp)):
-        yield from _tested_element(node, ctx)
+        yield from tested_element(node, ctx)
         return
     if isinstance(node, cst.Subscript):
-        yield from _element_bounds(node, ctx)
-        yield from _element_index(node, ctx)
+        yield from element_bounds(node, ctx)
+        yield from element_index(node, ctx)
         return
     assert isinstance(node, cst.Call)
     name = call_name(node.func)
     args = positional(node)
+    for part in (_builtin_call, _transfer_call, _method_call):
+        if (yield from part(node, name, args, ctx)):
+            return  # the part recognised the call, with or without a finding
+    yield from _module_function_call(node, name, args, ctx)
+
+
+def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
+    """``round``/``int``/``float``/... of an element, ``range`` of a device bound, Python's
+    ``max``/``min``, ``str``/``print`` of device values, host callbacks. True: recognised."""
     if name == ["round"] and len(node.args) == 1 and ctx.inference.is_element_value(args[0]):
         yield Finding(
             INFO.code,
@@ -96,7 +104,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             "use `xp.round` and keep it on the device",
             ctx.severity_for(node),
         )
-        return
+        return True
     if name is not None and len(name) == 1 and name[0] in CONVERTERS and len(args) == 1:
         inner = args[0]
         element = isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True)
@@ -109,10 +117,10 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 "keep it on the device (size-1 slice) or use `allow_scalar()`",
                 ctx.severity_for(node),
             )
-        return
+        return True
     if name == ["range"]:
         yield from _device_range_bound(node, args, ctx)
-        return
+        return True
     if name is not None and len(name) == 1 and name[0] in PYTHON_COMPARERS and len(args) >= 2:
         element = next((a for a in args if ctx.inference.is_element_value(a)), None)
         if element is not None:
@@ -123,7 +131,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"use `xp.{name[0]}imum` on the device",
                 ctx.severity_for(node),
             )
-        return
+        return True
     if name is not None and len(name) == 1 and name[0] in TEXT_CONVERTERS and args:
         shown = next((a for a in args if _device_data(a, ctx) and not _narrowed_to_host(a, node, ctx)), None)
         if shown is not None:
@@ -133,25 +141,37 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"`{name[0]}()` of the device value `{short(ctx, shown)}` copies it to the host to write its digits: a sync",
                 ctx.severity_for(node),
             )
-        return
+        return True
     if name is not None and name[-1] in HOST_CALLBACKS and args:
         yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
-        return
+        return True
+    return False
+
+
+def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
+    """``torch.tensor([c, s])`` of device elements, ``asnumpy(x)``/``cuda.to_cpu(x)`` of device
+    data. True: recognised."""
     listed = element_list_finding(node, INFO.code, ctx)
     if listed is not None:
         yield listed
-        return
+        return True
     if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
         if _handed_to_transfer(args[0], ctx):
             yield Finding(INFO.code, node, f"`{name[-1]}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
-        return
+        return True
+    return False
+
+
+def _method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
+    """``.item()``, ``.tolist()``, ``.numpy()``, ``.cpu()``, ``.to("cpu")``, ``.get()`` on device
+    values. True: recognised."""
     if isinstance(node.func, cst.Attribute):
         attr = node.func.attr.value
         receiver = node.func.value
         receiver_kind = ctx.inference.kind(receiver)
         if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN and not _names_a_shape(receiver):
             yield Finding(INFO.code, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
-            return
+            return True
         if (
             attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
             and not _narrowed_to_host(receiver, node, ctx)
@@ -161,11 +181,11 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
             # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
             # methods; inside a rule the value is device data
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
-            return
+            return True
         if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not _narrowed_to_host(receiver, node, ctx):
             ctx.claim(receiver)
             yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
-            return
+            return True
         if attr in ELEMENT_TRANSFERS and not args and isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True):
             ctx.claim(receiver)
             yield Finding(
@@ -174,11 +194,11 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"`.item()` of the element `{short(ctx, receiver)}` copies it to the host: a device sync",
                 ctx.severity_for(node),
             )
-            return
+            return True
         if attr == "to" and _to_the_host(node) and receiver_kind.tag in (Tag.ARRAY, Tag.UNKNOWN) and receiver_kind.doubt <= Doubt.PARAMETER:
             # x.to("cpu"), x.to(device="cpu"): only tensors (and layers, not found in rules) move
             yield Finding(INFO.code, node, f"`.to(\"cpu\")` copies `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
-            return
+            return True
         if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) and receiver_kind.doubt <= Doubt.PARAMETER:
             yield Finding(
                 INFO.code,
@@ -186,7 +206,13 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"`.{attr}()` copies the whole array `{short(ctx, receiver)}` to the host: a sync and a transfer",
                 ctx.severity_for(node),
             )
-            return
+            return True
+    return False
+
+
+def _module_function_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Iterator[Finding]:
+    """NumPy reading a tensor on the host (``np.asarray(t)``, ``np.zeros_like(dy)``), sizes
+    from elements (``xp.zeros(n[b])``), ``xp.asnumpy``-style copies."""
     func = ctx.inference.module_call(node)
     if func in SHAPE_CONSTRUCTORS and args:
         yield from _element_shape(node, args[0], ctx)
@@ -334,111 +360,6 @@ def _device_range_bound(node: cst.Call, args: list[cst.BaseExpression], ctx: Che
                 node,
                 f"`range()` needs `{short(ctx, arg)}` on the host, but it is a device value: a sync; "
                 "loop over a host count, or keep the loop on the device",
-                ctx.severity_for(node),
-            )
-            return
-
-
-def _tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> Iterable[Finding]:
-    """``if length <= 0:`` where ``length`` is one element: Python waits for it (a sync).
-    A test that reads the element itself (``if x[i] > 0:``) is SL101's finding."""
-    test = node.test
-    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx) and not _compares_an_element(test, ctx):
-        return
-    if any(isinstance(n, cst.Subscript) and ctx.inference.selects_element(n) for n in walk(test)):
-        return
-    ctx.claim_node(test)
-    yield Finding(
-        INFO.code,
-        test,
-        f"the test `{short(ctx, test)}` reads an array element on the host: a device sync"
-        + (" per element" if ctx.in_data_loop(node) else ""),
-        ctx.severity_for(node),
-    )
-
-
-def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``if a > b:`` or ``if torch.isinf(a):`` on device arrays (``and``/``or``/``not`` included):
-    Python asks the array for one bool, which works only for one element and waits for it. A
-    bare name is left alone (``if grads:`` may test a list)."""
-    if isinstance(test, cst.BooleanOperation):
-        return _tests_an_array(test.left, ctx) or _tests_an_array(test.right, ctx)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _tests_an_array(test.expression, ctx)
-    if not isinstance(test, (cst.Comparison, cst.Call)):
-        return False
-    if isinstance(test, cst.Comparison) and any(is_python_marker(o) for o in (test.left, *(c.comparator for c in test.comparisons))):
-        return False  # subscript[0] == Ellipsis, kind == "f": Python data
-    kind = ctx.inference.kind(test)
-    if kind.tag is not Tag.ARRAY or not kind.boolean or kind.doubt:
-        return False
-    operands = [test.left, *(c.comparator for c in test.comparisons)] if isinstance(test, cst.Comparison) else positional(test)[:1]
-    return any(_is_array_parameter(o, ctx) for o in operands)
-
-
-def _is_array_parameter(node: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """A parameter of the function that holds a device array: ``log_sum_exp(a, b)`` called
-    with two elements, a solve helper's 0-d ``A``. Values unpacked from residual tuples may be
-    reduction results (SL107's one sync), so they are left alone."""
-    return isinstance(node, cst.Name) and ctx.inference.kind(node).is_array and ctx.inference.parameter_of(node) is not None
-
-
-def _compares_an_element(test: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``while iy < grid_h:`` with ``grid_h`` one element on some path (``numpy.ceil`` of an
-    element) and unknown on the others: the comparison waits for the device on that path."""
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-        return False
-    operands = (test.left, test.comparisons[0].comparator)
-    if any(is_python_marker(o) for o in operands):
-        return False
-    return any(isinstance(o, cst.Name) and ctx.inference.may_be_element(o) for o in operands)
-
-
-def _is_element_operand(test: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``a and b``, ``not a``: one operand an element test is enough."""
-    if isinstance(test, cst.BooleanOperation):
-        return any(ctx.inference.is_element_value(t) or _is_element_operand(t, ctx) for t in (test.left, test.right))
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return ctx.inference.is_element_value(test.expression)
-    return False
-
-
-def _element_bounds(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
-    """``x[start:start + length]`` with ``length`` an element: slicing needs host ints (a sync),
-    whatever is sliced."""
-    for element in node.slice:
-        bound = element.slice
-        if not isinstance(bound, cst.Slice):
-            continue
-        for part in (bound.lower, bound.upper, bound.step):
-            if part is not None and ctx.inference.is_element_value(part):
-                ctx.claim(part)  # x[:n[b]]: one finding for the access, the conversion
-                yield Finding(
-                    INFO.code,
-                    node,
-                    f"the slice bound `{short(ctx, part)}` is an array element: slicing needs it on the host (a sync)",
-                    ctx.severity_for(node),
-                )
-                return
-
-
-def _element_index(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
-    """``kx[:, :, hi]`` with ``hi`` one element of a device array, in torch: its indexing turns a
-    0-d integer tensor index into a host int with ``.item()`` (a sync per access). JAX and CuPy
-    gather with it on the device, so only frameworks that say so are flagged."""
-    if not ctx.inference.namespaces.index_reads_host() or not ctx.inference.kind(node.value).is_array:
-        return
-    for element in node.slice:
-        index = element.slice
-        if not isinstance(index, cst.Index) or ctx.is_claimed(index.value):
-            continue
-        if ctx.inference.is_element_value(index.value) and not ctx.inference.kind(index.value).boolean:
-            # nothing is claimed: reading the element (x[first[i].long()]) is its own finding
-            yield Finding(
-                INFO.code,
-                index.value,  # the index itself: in a subscript over several lines, its own line
-                f"the index `{short(ctx, index.value)}` is an array element: torch reads a 0-d index "
-                "back to the host with `.item()` (a sync); index with a host int, or gather on the device",
                 ctx.severity_for(node),
             )
             return
