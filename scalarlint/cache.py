@@ -68,7 +68,7 @@ _ALLOWED_CLASSES = {
     ("scalarlint.diagnostics", name)
     for name in ("Diagnostic", "Location", "Edit", "Fix", "Severity", "Applicability", "Confidence", "FileError")
 } | {
-    ("scalarlint.analysis.index", name) for name in ("ModuleIndex", "FunctionEntry", "ClassEntry")
+    ("scalarlint.analysis.module_index", name) for name in ("ModuleIndex", "FunctionEntry", "ClassEntry")
 } | {("copyreg", "_reconstructor"), ("builtins", "object"), ("builtins", "set"), ("builtins", "frozenset")}
 
 

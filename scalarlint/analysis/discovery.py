@@ -12,7 +12,8 @@ at most ``MAX_DEPTH`` ancestors deep, cycles cut.
 from __future__ import annotations
 
 from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, LAYER_BASES, STRUCTURAL, ClassConvention
-from scalarlint.analysis.index import FORWARD_REASON, ClassEntry, ModuleIndex, propagate_closures
+from scalarlint.analysis.index import propagate_closures
+from scalarlint.analysis.module_index import FORWARD_REASON, ClassEntry, ModuleIndex
 from scalarlint.analysis.installed_bases import installed_ancestors
 from scalarlint.config import Config
 

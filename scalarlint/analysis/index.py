@@ -10,12 +10,12 @@ K-th lambda starting on a line.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
+from scalarlint.analysis.module_index import FORWARD_REASON, REGISTERED_REASON, ClassEntry, FunctionEntry, ModuleIndex, lambda_key, lambda_ordinals
 from scalarlint.config import Config
 
 
@@ -32,67 +32,6 @@ def handed_functions(value: ast.expr) -> list[str]:
     if isinstance(value, ast.IfExp):
         return handed_functions(value.body) + handed_functions(value.orelse)
     return []
-
-
-@dataclass
-class FunctionEntry:
-    key: str
-    name: str
-    line: int
-    parent: str | None
-    is_rule: bool = False
-    reason: str = ""
-    class_name: str | None = None
-    calls: list[tuple[str, ...]] = field(default_factory=list)
-    param_roles: tuple[str, ...] = ()  # what the positional parameters hold (frameworks.base roles)
-    instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # w = Solver(...): "w" -> ("Solver",)
-    returns_array: bool = False  # every ``return`` hands back an array module's result (``return jnp.asarray(y)``)
-    return_parts: tuple[str, ...] = ()  # ``return (c, a, bsol)``: what each part holds (array_returns' words)
-    keyword_params: tuple[str, ...] = ()  # the parameters a call may name (``def step(self, f, x, k1=None)``)
-    # receiver.method -> the keywords its calls here name: ``solver.step(f, x, k1=k1)`` -> ("k1",)
-    call_keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    host_callback: bool = False  # handed to jax.pure_callback & co: it runs on host copies
-    passed: list[str] = field(default_factory=list)  # names handed to a call (map(helper, xs), super(Cls, self))
-
-
-@dataclass
-class ClassEntry:
-    """A class of the module: its bases as dotted names resolved through the module's imports
-    (or ``module.Class`` for classes of the same module), and the names of its methods."""
-
-    bases: list[str] = field(default_factory=list)
-    methods: list[str] = field(default_factory=list)
-    instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # self.solver = Solver(...)
-
-
-@dataclass
-class ModuleIndex:
-    """What the first pass learns about one module; small and picklable."""
-
-    path: str
-    module: str
-    package: str
-    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
-    functions: dict[str, FunctionEntry] = field(default_factory=dict)
-    top_level: dict[str, str] = field(default_factory=dict)  # public name -> function key
-    classes: dict[str, ClassEntry] = field(default_factory=dict)
-    # Functions handed over under a keyword anywhere in the module (``Ops(boundary=_endpoint_term)``):
-    # keyword -> the local names passed, so that ``ops.boundary(...)`` in a rule can reach them.
-    keyword_functions: dict[str, list[str]] = field(default_factory=dict)
-
-    def rule_keys(self) -> list[str]:
-        return [k for k, f in self.functions.items() if f.is_rule]
-
-
-def lambda_key(ordinal: int) -> str:
-    """Lambdas are numbered in source order. ast sorts them by (line, column) and libcst meets
-    them in the same order walking the tree (its children are in source order), so both
-    passes agree without the libcst pass paying for positions."""
-    return f"<lambda>#{ordinal}"
-
-
-def lambda_ordinals(positions: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
-    return {position: ordinal for ordinal, position in enumerate(sorted(positions))}
 
 
 # Nodes with nothing below them that the index reads: the walk does not descend into them.
@@ -242,7 +181,7 @@ class _Indexer(ast.NodeVisitor):
         if not entry.is_rule and RETURNS_CLOSURE_RULES and returns_value_and_closure(node):
             entry.is_rule, entry.reason = True, "returns (Y, backprop)"
         if any(registration_decorator(d) for d in node.decorator_list) and not entry.is_rule:
-            entry.is_rule, entry.reason = True, "passed to defvjp"
+            entry.is_rule, entry.reason = True, REGISTERED_REASON
         decorator = next((d for d in map(rule_decorator, node.decorator_list) if d), None)
         if decorator and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"decorated with @{decorator}"
@@ -280,7 +219,7 @@ class _Indexer(ast.NodeVisitor):
         renamed = {entry.key: lambda_key(ordinal[(line, col)]) for line, col, entry in self.lambdas}
         for line, col, entry in self.lambdas:
             if (line, col) in self.rule_lambdas and not entry.is_rule:
-                entry.is_rule, entry.reason = True, "passed to defvjp"
+                entry.is_rule, entry.reason = True, REGISTERED_REASON
         functions = self.index.functions
         self.index.functions = {}
         for key, entry in functions.items():
@@ -391,7 +330,6 @@ def resolve_relative(package: str, module: str | None, level: int) -> str:
     return base
 
 
-FORWARD_REASON = "(forward)"  # a reason ending so marks a forward: it runs on the rule's inputs
 _REGISTRATION_WORDS = tuple(sorted(set(REGISTRATIONS) | set(REGISTRATION_METHODS)))
 
 
@@ -414,7 +352,7 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
         if entry.name in indexer.primitives and entry.parent is None and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
         if entry.name in indexer.rule_names_passed and (not entry.is_rule or entry.reason == MAKER_REASON):
-            entry.is_rule, entry.reason = True, "passed to defvjp"  # a registration says what its parameters hold
+            entry.is_rule, entry.reason = True, REGISTERED_REASON  # a registration says what its parameters hold
         if entry.name in indexer.wrapped_rules and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"wrapped with {indexer.wrapped_rules[entry.name]}()"
         entry.host_callback = entry.name in indexer.host_callbacks

@@ -18,6 +18,7 @@ from scalarlint.analysis.dynamic_dispatch import MethodTable
 from scalarlint.analysis.gradient_closures import BUILDER_REASON
 from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
+from scalarlint.analysis.module_index import REGISTERED_REASON
 from scalarlint.config import Config
 
 
@@ -234,7 +235,7 @@ class Project:
             for key in index.rule_keys():
                 label = display_key(index, key)
                 entry = index.functions[key]
-                registered = entry.reason == "passed to defvjp"
+                registered = entry.reason == REGISTERED_REASON
                 out[index.path][key] = Target(
                     rule=label, is_helper=False, registered=registered, param_roles=entry.param_roles,
                     forward=entry.reason.endswith(FORWARD_REASON), beside_rule=entry.reason == BUILDER_REASON,

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from scalarlint.analysis.chunks import DEFINED, WORD, first_row
-from scalarlint.analysis.index import lambda_key, lambda_ordinals
+from scalarlint.analysis.module_index import lambda_key, lambda_ordinals
 
 LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -79,7 +79,7 @@ def _reason(finding: Finding, ctx: CheckContext) -> Reason:
 def element_reason(inf: Inference, sub: cst.Subscript, converted: str | None = None) -> Reason:
     """``x[i]``: why ``x`` is a device array, why each index is a host int, why it is one element."""
     base = inf.kind(sub.value)
-    if base.tag is Tag.UNKNOWN:  # Inference._indexed_like_an_array
+    if base.tag is Tag.UNKNOWN:  # element_access.indexed_like_an_array
         value = Reason(MEDIUM, (
             f"`{code(sub.value)}` is indexed with {len(sub.slice)} host ints, one walking the data: "
             "a NumPy-style element access (lists and tuples reject it)",

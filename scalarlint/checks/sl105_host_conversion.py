@@ -7,7 +7,7 @@ from typing import Generator, Iterable, Iterator
 import libcst as cst
 
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
-from scalarlint.analysis.inference import DEVICE_ONLY_METHODS, HOST_COPY_FUNCTIONS
+from scalarlint.analysis.expression_kinds import DEVICE_ONLY_METHODS, HOST_COPY_FUNCTIONS
 from scalarlint.analysis.host_numpy import HOST_COPIES
 from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional

@@ -1,0 +1,213 @@
+"""Questions about element access the checks ask of the inference: does ``x[i]`` pick one
+element, is ``x[m]`` a boolean-mask read, is a value one element of a device array, does a
+``range`` count the data. They combine the kinds ``Inference.kind`` gives with how the access
+is written and used; ``Inference`` answers them by calling these functions, so that the
+inference module holds the kind rules and this one the access rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment
+
+from scalarlint.analysis.bindings import ELEMENT
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.masks import compared_to_mask, mask_name
+from scalarlint.analysis.scalar_use import arithmetic_top
+from scalarlint.analysis.syntax import is_none, positional
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.inference import Inference
+
+# what one reads off an array of rank >= 1 and never off one element
+ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose", "ravel", "flatten", "view",
+                             "get_shape", "permute", "unsqueeze", "squeeze"})
+
+
+def index_kinds(inf: "Inference", node: cst.Subscript) -> list[Kind] | None:
+    """Kinds of the index elements; None when any element is a slice, ``...`` or ``None``."""
+    out: list[Kind] = []
+    for element in node.slice:
+        inner = element.slice
+        if not isinstance(inner, cst.Index) or inner.star is not None:
+            return None
+        value = inner.value
+        if isinstance(value, (cst.Ellipsis, cst.Tuple)) or is_none(value):
+            return None
+        out.append(inf.kind(value))
+    return out
+
+
+def selects_element(inf: "Inference", node: cst.Subscript, converted: bool = False) -> bool:
+    """True when ``node`` reads or writes exactly one element of a device array with host ints.
+
+    With the rank unknown an int on the leading axis may pick a row or a slab; see
+    ``_is_element`` for when it is taken as an element, plus two kinds of use: ``converted``
+    (``float(x[0])`` only works on one element) and the scalar uses ``scalar_use`` finds.
+    """
+    if _used_as_an_array(inf, node):
+        return False  # x[i].shape, x[i].reshape(...): a row or a slab, not one element
+    base = inf.kind(node.value)
+    if base.tag is Tag.UNKNOWN and _indexed_like_an_array(inf, node) and not _indexed_deeper(inf, node):
+        return True
+    if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
+        return False  # host bookkeeping (offset tables built with NumPy) is no device data
+    indices = index_kinds(inf, node)
+    if not indices or not all(k.is_host_int or _read_back_index(inf, k) for k in indices):
+        return False
+    if base.rank is None and (_indexed_deeper(inf, node) or _indexed_once_named(inf, node)):
+        return False  # output[0, i] beside output[0, i, :50], c = cls[i] then c[1:]: rows
+    if is_element(base, indices) or converted:
+        return True
+    if base.rank is not None or base.doubt > Doubt.PARAMETER:
+        return False
+    if base.doubt == Doubt.PARAMETER:  # a helper's parameter: only numeric arithmetic vouches
+        return inf.scalar_uses.numeric_use_as_scalar(node)
+    return inf.used_as_scalar(node) or _stored_into_element(inf, node)
+
+
+def _stored_into_element(inf: "Inference", node: cst.Subscript) -> bool:
+    """``b[0] = (y[1] - y[0]) / h[0]``: what is stored into one element of an array (alone
+    or through arithmetic) is one element itself, whatever the rank of ``h``."""
+    top = arithmetic_top(node, inf.parents)
+    statement = inf.parents.get(top)
+    if isinstance(statement, cst.Assign) and statement.value is top and len(statement.targets) == 1:
+        target = statement.targets[0].target
+    elif isinstance(statement, cst.AugAssign) and statement.value is top:
+        target = statement.target
+    else:
+        return False
+    return isinstance(target, cst.Subscript) and selects_element(inf, target)
+
+
+def _indexed_deeper(inf: "Inference", node: cst.Subscript) -> bool:
+    """``output[0, i]`` beside ``output[0, i, :50]``: the name has more axes than this
+    access indexes, so it picks a row (``RankEvidence.least_rank``)."""
+    return isinstance(node.value, cst.Name) and inf.evidence.least_rank(node.value.value, node) > len(node.slice)
+
+
+def _indexed_once_named(inf: "Inference", node: cst.Subscript) -> bool:
+    """``c = cls[i]`` and then ``c[0]`` or ``c[1:]``: what the name holds has axes of its own,
+    so the read picked a row. Only a name bound once in its scope counts."""
+    statement = inf.parents.get(node)
+    if not isinstance(statement, cst.Assign) or statement.value is not node or len(statement.targets) != 1:
+        return False
+    target = statement.targets[0].target
+    scope = inf.scopes.get(target) if isinstance(target, cst.Name) else None
+    if scope is None or not isinstance(target, cst.Name):
+        return False
+    bindings = [a for a in scope[target.value] if isinstance(a, Assignment)]
+    if len(bindings) != 1:
+        return False
+    return any(isinstance(inf.parents.get(use.node), cst.Subscript) and inf.parents[use.node].value is use.node
+               for use in bindings[0].references)
+
+
+def _read_back_index(inf: "Inference", index: Kind) -> bool:
+    """An element of a device array used as an index where the framework reads it back to
+    a host int (torch): the access then picks one element like a host int does."""
+    return _is_element_kind(index) and inf.namespaces.index_reads_host()
+
+
+def _used_as_an_array(inf: "Inference", node: cst.Subscript) -> bool:
+    parent = inf.parents.get(node)
+    return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in ARRAY_ONLY_USES
+
+
+def _indexed_like_an_array(inf: "Inference", node: cst.Subscript) -> bool:
+    """``state.errors[idx - 1, -1]`` of a value the inference cannot follow: an index of two
+    or more host ints is a NumPy-style element access (lists and tuples reject it, and the
+    rules of a checked function hold arrays unless proven otherwise), when one index walks
+    the data (a row index of two small counts picks a slab). Pandas' ``.iloc``,
+    ``.loc``, ``.at`` and ``.iat`` are not arrays."""
+    if len(node.slice) < 2 or inf.enclosing_function(node) not in inf.checked_functions:
+        return False
+    value = node.value
+    if isinstance(value, cst.Attribute) and value.attr.value in ("iloc", "loc", "at", "iat", "shape", "strides"):
+        return False
+    if isinstance(value, cst.Name) and value.value in ("self", "cls", "ctx"):
+        return False
+    indices = index_kinds(inf, node)
+    if not indices:
+        return False
+    walks = Origin.STRUCTURAL if len(indices) >= 3 else Origin.DATA  # dZ[m, i, j, c] in a loop nest over a shape
+    return all(k.is_host_int for k in indices) and any(k.origin >= walks for k in indices)
+
+
+def is_element(base: Kind, indices: list[Kind]) -> bool:
+    """Rank known: every axis indexed. Unknown: two or more ints, an int parameter
+    (``getindex(x, i: int)``), or an index bounded by the array's own length
+    (``for i in range(len(x)): x[i]``, ``dx = zeros_like(x); dx[i]``); an index bounded by
+    another array's size may pick a row (``for b in range(B.shape[0]): A[b]``)."""
+    if base.rank is not None:
+        return len(indices) >= base.rank
+    if len(indices) >= 2:
+        return True
+    index = indices[0]
+    if index.origin == Origin.PARAM:
+        return True
+    return index.origin >= Origin.DATA and index.key is not None and index.key == base.key
+
+
+def is_mask_index(inf: "Inference", node: cst.Subscript) -> bool:
+    """``x[mask]`` with a boolean device array; ``x`` need not be known: only an array
+    takes an array of booleans as its index (inside a checked function)."""
+    base = inf.kind(node.value)
+    if base.tag is not Tag.ARRAY and not (base.tag is Tag.UNKNOWN and inf.enclosing_function(node) in inf.checked_functions):
+        return False
+    indices = index_kinds(inf, node)
+    masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
+    if masks:
+        return base.tag is Tag.ARRAY or any(not k.doubt for k in masks)
+    if mask_name(node) is not None and indices is not None and len(indices) == 1 and indices[0].tag in (Tag.ARRAY, Tag.UNKNOWN):
+        return True
+    return compared_to_mask(node, base)
+
+
+def is_element_value(inf: "Inference", node: cst.BaseExpression) -> bool:
+    """A 0-d device value that is one element of an array (not a reduction result)."""
+    kind = inf.kind(node)
+    return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt
+
+
+def range_over_data(inf: "Inference", call: cst.Call, least: Origin = Origin.PARAM) -> bool:
+    """``range(len(x))``, ``range(x.shape[0])``, ``range(n)`` with an int parameter ``n``
+    (``least=Origin.SIZE``: also ``range(H)`` with ``B, C, H, W = x.shape``)."""
+    return any(_counts_data(inf.kind(a), least) for a in positional(call))
+
+
+def may_count_data(inf: "Inference", bound: cst.BaseExpression, least: Origin) -> bool:
+    """Some assignment reaching ``bound`` makes it a data size (or an element of the data),
+    and none says otherwise (``grid = int(ceil(h / n)) if ratio is None else inf.ratio[0]``):
+    the other branches are only unknown. Used to call a loop an element loop, never to call
+    an index one."""
+    kinds = inf.reaching_kinds(bound)
+    data = [k for k in kinds if (k.is_host_int and k.origin >= least) or _is_element_kind(k)]
+    return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) or _is_element_kind(k) for k in kinds)
+
+
+def may_be_element(inf: "Inference", value: cst.BaseExpression) -> bool:
+    """``grid = inf.ratio`` on one branch and ``numpy.ceil(height / n)`` on the other: on
+    some path the name holds one element of a device array (elsewhere a setting or unknown),
+    so testing it waits for the device on that path."""
+    if is_element_value(inf, value):
+        return True
+    if not isinstance(value, cst.Name) or inf.kind(value).tag is not Tag.UNKNOWN:
+        return False
+    kinds = inf.reaching_kinds(value)
+    return any(_is_element_kind(k) for k in kinds) and all(k.tag in (Tag.UNKNOWN, Tag.HOST_INT) or _is_element_kind(k) for k in kinds)
+
+
+def _is_element_kind(kind: Kind) -> bool:
+    """One element of a device array (not a reduction result, not a mask value)."""
+    return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt and not kind.boolean
+
+
+def _counts_data(bound: Kind, least: Origin) -> bool:
+    """A range bound that counts data: a data-derived host int, or a length read from the
+    device (``range(T)`` with ``T = input_lengths[mb]``)."""
+    if bound.tag is Tag.DEVICE_SCALAR:
+        return not bound.doubt
+    return bound.is_host_int and bound.origin >= least
