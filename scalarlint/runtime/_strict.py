@@ -12,7 +12,6 @@ in Julia), and it needs no GPU to find out.
 
 from __future__ import annotations
 
-import operator
 import sys
 from typing import Any, Callable, Iterator
 
@@ -20,7 +19,8 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ._context import run_with_scalar_allowed, scalar_allowed
-from ._errors import ScalarIndexingError, scalar_error
+from ._errors import scalar_error
+from ._host_access import HostAccess
 from ._report import refuse
 from ._indexing import prepare_key
 from ._rules import DATA_SCALAR_FUNCTIONS, check_data_dependent, check_host_params
@@ -43,7 +43,7 @@ STRICT_DEVICE = "strict"
 """The array API ``device`` of every StrictArray; creation functions accept it."""
 
 
-class StrictArray(NDArrayOperatorsMixin):
+class StrictArray(NDArrayOperatorsMixin, HostAccess):
     """A NumPy-backed array with GPU (CuPy) semantics for scalar access.
 
     Build one with :func:`strict`; get values back with :func:`to_host`.
@@ -174,54 +174,7 @@ class StrictArray(NDArrayOperatorsMixin):
         prepared = prepare_key(key, self._data.shape, StrictArray, write=True)
         self._data[prepared] = unwrap(value)
 
-    # -- host conversions: a sync on a GPU -------------------------------------
-    def _require_scalar(self, operation: str) -> None:
-        if not scalar_allowed():
-            refuse(scalar_error(operation, self._data.shape, "conversion"))
-
-    def __bool__(self) -> bool:
-        self._require_scalar("bool() (an `if`, `while`, `and`/`or` on an array)")
-        return bool(self._data)
-
-    def __int__(self) -> int:
-        self._require_scalar("int()")
-        return int(self._data)
-
-    def __float__(self) -> float:
-        self._require_scalar("float()")
-        return float(self._data)
-
-    def __complex__(self) -> complex:
-        self._require_scalar("complex()")
-        return complex(self._data)
-
-    def __index__(self) -> int:
-        self._require_scalar("int() via __index__ (a device scalar used as a host integer)")
-        return operator.index(self._data)
-
-    def item(self, *args: Any) -> Any:
-        self._require_scalar(".item()")
-        return self._data.item(*args)
-
-    def tolist(self) -> Any:
-        self._require_scalar(".tolist()")
-        return self._data.tolist()
-
-    def __format__(self, spec: str) -> str:
-        # An empty spec is str(x) (f"{x}" in an error message): kept working
-        # like repr. A format spec (f"{x:.3f}") converts the value: a sync.
-        if not spec:
-            return str(self)
-        self._require_scalar(f"format() with spec {spec!r}")
-        return format(self._data, spec)
-
-    @property
-    def flat(self) -> Any:
-        """NumPy's flat iterator over *host* values; only inside ``allow_scalar()``."""
-        if not scalar_allowed():
-            refuse(scalar_error(".flat (element-wise access)", self._data.shape, "iteration"))
-        return self._data.flat
-
+    # -- iteration and membership (host conversions: ``HostAccess``) ---------
     def __iter__(self) -> Iterator[StrictArray]:
         if not scalar_allowed():
             refuse(scalar_error("iteration (for/list/zip/sum/max/sorted)", self._data.shape, "iteration"))
@@ -235,23 +188,6 @@ class StrictArray(NDArrayOperatorsMixin):
     def __contains__(self, value: Any) -> bool:
         self._require_scalar("`in` (membership test)")
         return unwrap(value) in self._data
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        # CuPy refuses implicit conversion too (TypeError, "use .get()"); this
-        # is what keeps np.asarray(x) and np.array(x) from being escape hatches.
-        # Refused even inside allow_scalar(); in record mode recorded, then converted.
-        refuse(ScalarIndexingError(
-            f"Implicit conversion of a StrictArray of shape {self._data.shape} to a "
-            "host numpy array (np.asarray/np.array/np.testing on the array) is "
-            "disallowed: on a GPU it is a device-to-host copy and sync. Call "
-            "scalarlint.runtime.to_host(x) explicitly (CuPy: x.get(), "
-            "PyTorch: x.cpu()), or pass the array to NumPy functions, which keep it "
-            "on the device.",
-            operation="__array__",
-            shape=self._data.shape,
-            kind="conversion",
-        ))
-        return self._data if dtype is None else self._data.astype(dtype)
 
     def __repr__(self) -> str:
         body = np.array2string(self._data, separator=", ", prefix="StrictArray(")
