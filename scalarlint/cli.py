@@ -1,24 +1,22 @@
-"""The ``scalarlint`` command line (click)."""
+"""The ``scalarlint`` command line (click): the commands and their options.
+
+What ``check`` does with its options lives in ``check_command``; the other commands are short
+and call into the modules that do their work.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 
 from scalarlint import __version__
-from scalarlint.analysis.sources import decode_source
-from scalarlint.config import Config, ConfigError, load_config
-from scalarlint.diagnostics import FileError
-from scalarlint.read_errors import locate
-from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportOptions, emit_report, exit_code, warn_if_nothing_found
-
-if TYPE_CHECKING:
-    from scalarlint.analysis.sources import SourceFile
-    from scalarlint.baseline import Baseline
-    from scalarlint.engine import RunResult
+from scalarlint.check_command import run_check_command
+from scalarlint.check_options import CheckOptions
+from scalarlint.config import ConfigError, load_config
+from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main"]
 
@@ -27,12 +25,6 @@ def _formats() -> list[str]:
     from scalarlint.output import FORMATS
 
     return list(FORMATS)
-
-
-def _codes(value: str | None) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    return tuple(c.strip() for c in value.split(",") if c.strip())
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -78,260 +70,9 @@ def main() -> None:
 @click.option("--runtime", "runtime_record", type=click.Path(path_type=Path, dir_okay=False), help="Join the findings with a `pytest --scalarlint-record` file: mark those confirmed by the tests and list accesses the checker missed.")
 @click.option("--watch", is_flag=True, help="Check, then check again whenever a Python file, notebook or configuration file under PATHS changes (needs the watch extra: watchfiles).")
 @click.option("--runtime-findings", is_flag=True, help="With --runtime, report the accesses seen at runtime but not reported as findings.")
-def check(
-    paths: tuple[Path, ...],
-    select: str | None,
-    extend_select: str | None,
-    ignore: str | None,
-    extend_exclude: str | None,
-    target_version: str | None,
-    scope: str | None,
-    output_format: str,
-    output_file: Path | None,
-    exit_zero: bool,
-    stdin_filename: str | None,
-    config_file: Path | None,
-    jobs: int | None,
-    color: bool | None,
-    fix: bool = False,
-    fix_only: bool = False,
-    exit_on_fix: bool = False,
-    add_noqa: bool = False,
-    baseline_file: Path | None = None,
-    update_baseline: bool = False,
-    unsafe_fixes: bool = False,
-    diff: bool = False,
-    show_fixes: bool = False,
-    fix_read_only: bool = False,
-    statistics: bool = False,
-    show_files: bool = False,
-    show_settings: bool = False,
-    file_time_limit: float | None = None,
-    confidence: str | None = None,
-    show_evidence: bool = False,
-    no_cache: bool = False,
-    cache_dir: Path | None = None,
-    verbose: bool = False,
-    runtime_record: Path | None = None,
-    runtime_findings: bool = False,
-    watch: bool = False,
-) -> None:
+def check(**options: Any) -> None:
     """Check PATHS (files or folders; default '.'; '-' reads stdin)."""
-    from scalarlint.engine import RunResult, check_paths, check_source, quiet_gc
-
-    quiet_gc()
-    use_stdin = any(str(p) == "-" for p in paths)
-    targets = [p for p in paths if str(p) != "-"] or ([] if use_stdin else [Path(".")])
-    if stdin_filename is not None and not use_stdin:  # as ruff: the name means the source is on stdin
-        for ignored in paths:
-            click.echo(f"warning: ignoring {ignored} in favour of standard input (--stdin-filename)", err=True)
-        use_stdin, targets = True, []
-    anchor = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path("."))
-    try:
-        config = load_config(anchor if anchor.exists() else Path.cwd(), config_file)
-        config = config.with_overrides(
-            select=_codes(select), ignore=_codes(ignore), scope=scope, file_time_limit=file_time_limit,
-            confidence=confidence.lower() if confidence else None,
-            cache_dir=str(cache_dir.resolve()) if cache_dir is not None else None,
-        )
-        config = _extended(config, extend_select, extend_exclude, target_version)
-        config.enabled_codes()
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from exc
-    if watch:
-        _watch(targets, use_stdin or add_noqa or show_files or show_settings or update_baseline or runtime_record is not None or diff)
-    if show_settings or show_files:
-        _explain_run(targets, anchor, config, config_file, show_settings, show_files)
-    _note_stale_helper(config)
-    baseline = _open_baseline(baseline_file, update_baseline, add_noqa, config, targets + ([Path(stdin_filename or "<stdin>")] if use_stdin else []))
-    if statistics and output_format not in ("text", "json"):
-        raise click.UsageError("--statistics prints text or json")
-    if runtime_record is not None:
-        from scalarlint.runtime_join import run_check
-
-        sys.exit(run_check(targets, config, jobs, runtime_record, runtime_findings, output_format, output_file, exit_zero))
-
-    if add_noqa:
-        if use_stdin or fix or fix_only or diff:
-            raise click.UsageError("--add-noqa writes the files it checks: not with '-', --fix, --fix-only or --diff")
-        from scalarlint.add_noqa import add_noqa_command
-
-        sys.exit(add_noqa_command(targets, config, jobs, None if no_cache else _open_cache(config)))
-
-    report = ReportOptions(output_format, output_file, color, exit_zero, statistics, show_fixes, show_evidence)
-    if fix or fix_only or diff:
-        from scalarlint.fix_command import FixMode, check_and_fix
-
-        mode = FixMode(only=fix_only, exit_on_fix=exit_on_fix, baseline=baseline)
-        check_and_fix(targets, (stdin_filename or "<stdin>") if use_stdin else None, config, unsafe_fixes, diff, fix_read_only, report, mode)
-        return
-
-    result = RunResult()
-    stdin_sources: dict[str, SourceFile] = {}
-    if use_stdin:
-        raw = sys.stdin.buffer.read()
-        source = decode_source(raw, stdin_filename or "<stdin>")
-        source = locate(source, raw) if isinstance(source, FileError) else source
-        outcome = source if isinstance(source, FileError) else check_source(source, config)
-        if isinstance(outcome, FileError):
-            result.errors.append(outcome)
-        else:
-            result.diagnostics.extend(outcome)
-            result.files_checked += 1
-            stdin_sources[source.path] = source
-    if targets:
-        run = check_paths(targets, config, jobs, None if no_cache else _open_cache(config))
-        if verbose:
-            click.echo(_cache_summary(run), err=True)
-        result.diagnostics.extend(run.diagnostics)
-        result.errors.extend(run.errors)
-        result.files_checked += run.files_checked
-        warn_if_nothing_found(run.files_checked, run.errors)
-    if baseline is not None:
-        result.diagnostics = baseline.report_only_new(result.diagnostics, stdin_sources)
-    _report(result, report, unsafe_fixes)
-
-
-def _watch(targets: list[Path], refused: bool) -> None:
-    """``--watch``: this same command without it, once and after each change; then exit.
-    Each run loads the configuration anew and ends as a plain run does (its exit code is kept,
-    not raised); a usage error in a run (a configuration broken meanwhile) is printed and the
-    watch goes on."""
-    from scalarlint.watch import WatchSession, WatchUnavailable, watch
-
-    if refused:
-        raise click.UsageError("--watch checks again and again: not with '-', --add-noqa, --diff, --update-baseline, --runtime or --show-*")
-    ctx = click.get_current_context()
-    params = {**ctx.params, "watch": False}
-
-    def run_once() -> int:
-        try:
-            ctx.invoke(check, **params)
-        except SystemExit as done:
-            return done.code if isinstance(done.code, int) else EXIT_ERROR
-        except click.ClickException as exc:
-            exc.show()
-            return EXIT_ERROR
-        return EXIT_CLEAN
-
-    folders = sorted({str((t if t.is_dir() else t.parent).resolve()) for t in targets})
-    session = WatchSession(run_once, lambda line: click.echo(line, err=True), click.clear)
-    try:
-        sys.exit(watch([Path(f) for f in folders], session))
-    except WatchUnavailable as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-
-
-def _note_stale_helper(config: Config) -> None:
-    """Once per run, on stderr: the vendored ``allow_scalar`` helper that ``allow-scalar-import``
-    names is older than this scalarlint's, or was edited. A note, not a finding: the exit code
-    stays that of the check."""
-    from scalarlint.vendored.command import stale_copy_note
-
-    note = stale_copy_note(config)
-    if note is not None:
-        click.echo(note, err=True)
-
-
-def _extended(config: Config, extend_select: str | None, extend_exclude: str | None, target_version: str | None) -> Config:
-    """The configuration with the command line's additions, merged as ruff merges them: the
-    codes of ``--extend-select`` after the selection (configured, or ``--select``), the
-    patterns of ``--extend-exclude`` after the configured ``exclude`` and ``extend-exclude``.
-    A bad value is a ``ConfigError`` naming the option."""
-    if extend_select:
-        config = config.with_overrides(select=config.select + _codes(extend_select))  # type: ignore[operator]
-    if extend_exclude:
-        from scalarlint.files import patterns_from_cwd
-
-        config = config.with_overrides(extend_exclude=config.extend_exclude + patterns_from_cwd(_codes(extend_exclude) or (), Path(config.root)))
-    if target_version is not None:
-        from scalarlint.target_version import parse_target_version
-
-        try:
-            config = config.with_overrides(target_version=parse_target_version(target_version))
-        except ConfigError as exc:
-            raise ConfigError(f"--target-version: {exc}") from exc
-    return config
-
-
-def _report(result: RunResult, report: ReportOptions, unsafe_fixes: bool) -> None:
-    """A plain check's report, with the fixes it may apply marked; then exit."""
-    hidden = 0
-    display_only = sum(1 for d in result.diagnostics if d.fixes and not d.fixable)
-    # unsafe fixes are shown only when asked for (and a clean run need not import the fixers)
-    if (report.output_format == "text" or report.statistics) and not unsafe_fixes and result.diagnostics:
-        from scalarlint.diagnostics import visible_fixes
-        from scalarlint.fix_counts import unsafe_only
-
-        hidden = sum(1 for d in result.diagnostics if unsafe_only(d))
-        result.diagnostics = [visible_fixes(d, unsafe=False) for d in result.diagnostics]
-    emit_report(report, result.diagnostics, result.errors, result.files_checked)
-    if report.output_file is None:
-        if hidden and not (report.statistics and report.output_format == "json"):
-            from scalarlint.fix_counts import more_with_unsafe
-
-            click.echo(more_with_unsafe(hidden))
-        if display_only and report.output_format == "text":
-            click.echo(
-                f"{display_only} more would get an `allow_scalar` fix if the project declared scalarlint as a "
-                "dependency (or set `allow-scalar-import`)."
-            )
-    sys.exit(exit_code(result.diagnostics, result.errors, report.exit_zero))
-
-
-def _open_baseline(path: Path | None, update: bool, add_noqa: bool, config: Config, scope: list[Path]) -> Baseline | None:
-    """The baseline of a run over ``scope`` (``--baseline``, else the setting), read before the
-    run starts; a broken one, or one asked for with ``--add-noqa`` (which marks every finding),
-    is a usage error. None with ``--add-noqa`` or without a baseline."""
-    if add_noqa and (path is not None or update):
-        raise click.UsageError("--add-noqa marks every finding: not with --baseline or --update-baseline")
-    if add_noqa or not (path is not None or update or config.baseline):
-        return None
-    from scalarlint.baseline import Baseline
-
-    try:
-        return Baseline.open(path, config, update, scope)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from exc
-
-
-def _cache_summary(run) -> str:  # type: ignore[no-untyped-def]
-    stats = run.stats
-    if stats is None:
-        return "cache: not used"
-    if not (stats.indexed or stats.analysed):
-        return f"cache: {stats.files} files, all answered by the cache"
-    return f"cache: {stats.files} files, {stats.indexed} read again, {stats.analysed} analysed again"
-
-
-def _open_cache(config: Config):  # type: ignore[no-untyped-def]
-    from scalarlint.cache import Cache, tag_cache_dir
-
-    cache = Cache.for_config(config)
-    tag_cache_dir(cache.root)
-    return cache
-
-
-def _explain_run(
-    targets: list[Path], anchor: Path, config: Config, config_file: Path | None, settings: bool, files: bool
-) -> None:
-    """``--show-settings`` / ``--show-files``: what a run would use and check; then exit."""
-    from scalarlint.config import find_config
-    from scalarlint.files import discover
-    from scalarlint.output.settings import render_settings
-
-    if settings:
-        source = config_file.resolve() if config_file else find_config(anchor if anchor.exists() else Path.cwd())
-        click.echo(render_settings(config, source), nl=False)
-    problems: list[FileError] = []
-    if files:
-        found, problems = discover(targets or [Path(".")], config)
-        for path in found:
-            click.echo(str(path))
-        for problem in problems:
-            click.echo(problem.describe(), err=True)
-    sys.exit(EXIT_ERROR if problems else EXIT_CLEAN)
+    run_check_command(CheckOptions(**options))
 
 
 @main.command()

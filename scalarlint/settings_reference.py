@@ -12,7 +12,8 @@ import dataclasses
 import json
 from typing import Any
 
-from scalarlint.config import _EXTEND_KEYS, Config
+from scalarlint.config import Config
+from scalarlint.config_table import EXTEND_KEYS
 
 # Fields that are state of a run, not settings a user writes.
 INTERNAL_FIELDS = frozenset({"root", "allow_scalar_import_configured"})
@@ -91,6 +92,6 @@ def reference_markdown() -> str:
         out.append(f"\n## `{key}`\n\n{OPTION_HELP[key]}\n\nDefault:\n\n```toml\n{key} = {default}\n```\n")
     out.append("\n## Extending a list\n\nEach of these adds to the list it names instead of replacing it:\n\n")
     out.append("| setting | adds to |\n|---|---|\n")
-    for key, attr in _EXTEND_KEYS.items():
+    for key, attr in EXTEND_KEYS.items():
         out.append(f"| `{key}` | `{attr.replace('_', '-')}` |\n")
     return "".join(out)
