@@ -45,11 +45,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
 from scalarlint.vendored.locate import setting_module
 
-from . import _common as C
+from .cst_helpers import ancestors, contains, names_in
+from .index_facts import deferred_to_search, index_names
 from .runtime_import import imported_name
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -63,11 +66,11 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if analyzer.context.in_data_loop(node) or _indexed_by_a_loop(analyzer, node):
         return []
-    subscripts = [n for n in C.walk(node) if isinstance(n, cst.Subscript)]
-    if any(C.deferred_to_search(analyzer, s) for s in subscripts):
+    subscripts = [n for n in walk(node) if isinstance(n, cst.Subscript)]
+    if any(deferred_to_search(analyzer, s) for s in subscripts):
         return []
     stmt = _statement(analyzer, node)
-    if stmt is None or C.contains(stmt, (cst.Yield, cst.Await)):
+    if stmt is None or contains(stmt, (cst.Yield, cst.Await)):
         return []
     name, import_edit, blocked = _allow_name(analyzer, stmt)
     if name is None:
@@ -76,7 +79,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
         items=[cst.WithItem(item=cst.Call(func=cst.Name(name)))],
         body=cst.IndentedBlock(body=[stmt.with_changes(leading_lines=())]),
     )
-    edit = C.replace_statements(analyzer, stmt, stmt, [wrapped])
+    edit = replace_statements(analyzer, stmt, stmt, [wrapped])
     if edit is None:
         return []
     edits = (edit,) if import_edit is None else (import_edit, edit)
@@ -89,15 +92,15 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 def _indexed_by_a_loop(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     """An access indexed by an enclosing ``for`` loop's variable happens once per trip, whatever
     the loop runs over: declaring it would bless one sync per element."""
-    indices = {n.value for s in C.walk(node) if isinstance(s, cst.Subscript) for n in C.index_names(s)}
+    indices = {n.value for s in walk(node) if isinstance(s, cst.Subscript) for n in index_names(s)}
     for loop in analyzer.context.enclosing_loops(node):
-        if isinstance(loop, cst.For) and C.names_in(loop.target) & indices:
+        if isinstance(loop, cst.For) and names_in(loop.target) & indices:
             return True
     return False
 
 
 def _statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
-    for parent in C.ancestors(analyzer, node):
+    for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.Lambda, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef)):
             return None
         if isinstance(parent, cst.SimpleStatementLine):

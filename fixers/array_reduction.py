@@ -35,10 +35,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.inference import call_name, positional
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .edits import needs_parens, replace_expression
+from .elementwise import elementwise_parent
+from .namespaces import array_namespace_alias
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -66,7 +69,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     args = positional(call)
     if any(a.keyword is not None or a.star for a in call.args) or len(args) > (2 if builtin == "sum" else 1):
         return []
-    xp = C.array_namespace_alias(analyzer, call)
+    xp = array_namespace_alias(analyzer, call)
     if xp is None:
         return []
     if not known_array(analyzer, array):
@@ -83,13 +86,13 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     parens = False
     if len(args) == 2:
         replacement = cst.BinaryOperation(left=args[1], operator=cst.Add(), right=replacement)
-        parens = C.needs_parens(analyzer, call)
+        parens = needs_parens(analyzer, call)
     if builtin in ("max", "min"):
         applicability = Applicability.UNSAFE
     else:
         applicability = Applicability.SAFE if rank is not None else Applicability.UNSAFE
     rendered = analyzer.module.code_for_node(replacement)
-    edit = C.replace_expression(analyzer, call, replacement, parens=parens)
+    edit = replace_expression(analyzer, call, replacement, parens=parens)
     return [Fix(applicability, f"Use the array module's reduction `{rendered}`", (edit,))]
 
 
@@ -106,12 +109,12 @@ def _generator_call(analyzer: FileAnalyzer, node: cst.CSTNode) -> tuple[cst.Call
     if not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0].value is not gen:
         return None
     variable = comp.target.value
-    uses = [n for n in C.walk(gen.elt) if isinstance(n, cst.Name) and n.value == variable]
+    uses = [n for n in walk(gen.elt) if isinstance(n, cst.Name) and n.value == variable]
     for use in uses:
         child: cst.CSTNode = use
         while child is not gen.elt:
             parent = analyzer.parents.get(child)
-            if parent is None or not C.elementwise_parent(analyzer, child, parent):
+            if parent is None or not elementwise_parent(analyzer, child, parent):
                 return None
             child = parent
     if not uses:

@@ -14,8 +14,11 @@ import libcst as cst
 from scalarlint.analysis.inference import call_name, positional
 from scalarlint.diagnostics import Edit
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import integer_value
+from .edits import needs_parens, replace_expression, xp_call
+from .elementwise import module_function
+from .index_facts import index_values
 from .loop_ranges import RangeInfo, range_info
 from .mask_argmax import needs_numeric_mask
 from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
@@ -76,14 +79,14 @@ def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] 
         return None
     if not _bound_name_ok(analyzer, call):
         return None
-    return [C.replace_expression(analyzer, call, found, parens=C.needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
+    return [replace_expression(analyzer, call, found, parens=needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
 
 
 def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> list[Edit] | None:
-    values = C.index_values(node)
-    if values is None or len(values) != 1 or C.integer_value(values[0]) not in (0, -1):
+    values = index_values(node)
+    if values is None or len(values) != 1 or integer_value(values[0]) not in (0, -1):
         return None
-    last = C.integer_value(values[0]) == -1
+    last = integer_value(values[0]) == -1
     value = node.value
     if isinstance(value, cst.ListComp):
         built = _comprehension_mask(analyzer, value, xp)
@@ -99,7 +102,7 @@ def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> l
         found = found_index(xp, mask, last, size, numeric=needs_numeric_mask(analyzer, node, xp))
     if not _bound_name_ok(analyzer, node):
         return None
-    return [C.replace_expression(analyzer, node, found, parens=C.needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
+    return [replace_expression(analyzer, node, found, parens=needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
 
 
 def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
@@ -109,13 +112,13 @@ def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str) ->
     inference = analyzer.context.inference
     tuple_form = False
     if isinstance(value, cst.Subscript):
-        inner = C.index_values(value)
-        if inner is None or len(inner) != 1 or C.integer_value(inner[0]) != 0:
+        inner = index_values(value)
+        if inner is None or len(inner) != 1 or integer_value(inner[0]) != 0:
             return None
         value, tuple_form = value.value, True
     if not isinstance(value, cst.Call):
         return None
-    func = C.module_function(analyzer, value)
+    func = module_function(analyzer, value)
     args = positional(value)
     if func is not None and len(args) == 1 and len(value.args) == 1:
         mask = args[0]
@@ -138,7 +141,7 @@ def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str) ->
         # flatnonzero of any rank searches the flat mask; its length is `.shape[0]` of that
         # (`m.size` is a method on a PyTorch tensor, not the element count)
         minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
-        mask = held = C.xp_call(xp, "reshape", _strip(mask), cst.Tuple([cst.Element(minus_one, comma=cst.Comma())]))
+        mask = held = xp_call(xp, "reshape", _strip(mask), cst.Tuple([cst.Element(minus_one, comma=cst.Comma())]))
     size = cst.Subscript(
         value=cst.Attribute(value=held, attr=cst.Name("shape")),
         slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],

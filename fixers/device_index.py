@@ -30,10 +30,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import assignments_of, binding_value
+from .edits import replace_expression
+from .elementwise import module_function
+from .index_facts import index_values
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -46,14 +50,14 @@ _INDEX_FUNCTIONS = ("argmax", "argmin")
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
-    values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+    values = index_values(node) if isinstance(node, cst.Subscript) else None
     if not values:
         return []
     for value in values:
         conversion = host_conversion(analyzer, value)
         if conversion is not None:
             inner = conversion.args[0].value
-            edit = C.replace_expression(analyzer, conversion, inner)
+            edit = replace_expression(analyzer, conversion, inner)
             message = MESSAGE.format(call=analyzer.module.code_for_node(inner))
             return [Fix(Applicability.UNSAFE, message, (edit,))]
     return []
@@ -64,17 +68,17 @@ def host_conversion(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Ca
     returned: that ``int(...)`` call; else None."""
     if not isinstance(index, cst.Name):
         return None
-    assignments = C.assignments_of(analyzer, index)
+    assignments = assignments_of(analyzer, index)
     if not assignments or len(assignments) != 1:
         return None
     binding = assignments[0]
-    value = C.binding_value(analyzer, binding.node)
-    if not (isinstance(value, cst.Call) and C.call_name(value.func) == ["int"] and len(value.args) == 1):
+    value = binding_value(analyzer, binding.node)
+    if not (isinstance(value, cst.Call) and call_name(value.func) == ["int"] and len(value.args) == 1):
         return None
     inner = value.args[0].value
     if value.args[0].keyword or value.args[0].star or not isinstance(inner, cst.Call):
         return None
-    if C.module_function(analyzer, inner) not in _INDEX_FUNCTIONS or len(inner.args) != 1 or inner.args[0].keyword:
+    if module_function(analyzer, inner) not in _INDEX_FUNCTIONS or len(inner.args) != 1 or inner.args[0].keyword:
         return None
     scope = analyzer.scopes.get(binding.node)
     if scope is None or len([a for a in scope.assignments[index.value]]) != 1:

@@ -61,13 +61,19 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.kinds import Origin
+from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import assignments_of, binding_value, names_in
+from .edits import bare, replace_expression, xp_call
+from .elementwise import module_function
 from .loop_names import index_unused_after, only_used_in
 from .loop_plan import LoopPlan, _boolean, _is_target, _paren, _simple
 from .loop_ranges import RangeInfo, range_info
+from .namespaces import array_namespace_alias
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -96,7 +102,7 @@ def _over_data(analyzer: FileAnalyzer, loop: cst.For) -> bool:
     if analyzer.context.is_data_loop(loop):
         return True
     iterable = loop.iter
-    if isinstance(iterable, cst.Call) and C.call_name(iterable.func) == ["reversed"] and iterable.args:
+    if isinstance(iterable, cst.Call) and call_name(iterable.func) == ["reversed"] and iterable.args:
         iterable = iterable.args[0].value
     return isinstance(iterable, cst.Call) and analyzer.context.inference.range_over_data(iterable, least=Origin.SIZE)
 
@@ -110,7 +116,7 @@ def _header(analyzer: FileAnalyzer, loop: cst.For) -> tuple[RangeInfo, str, dict
     target, iterable = loop.target, loop.iter
     if not (isinstance(target, cst.Tuple) and len(target.elements) == 2 and all(isinstance(e.value, cst.Name) for e in target.elements)):
         return None
-    if not (isinstance(iterable, cst.Call) and C.call_name(iterable.func) == ["enumerate"] and len(iterable.args) == 1):
+    if not (isinstance(iterable, cst.Call) and call_name(iterable.func) == ["enumerate"] and len(iterable.args) == 1):
         return None
     array = iterable.args[0].value
     if iterable.args[0].keyword or iterable.args[0].star or not isinstance(array, (cst.Name, cst.Attribute)):
@@ -126,7 +132,7 @@ def _temporaries(plan: LoopPlan, body: list[cst.BaseStatement]) -> list[cst.Assi
     """Leading ``a = <elementwise in i>`` statements (each name bound once in the loop); they
     become vector statements ahead of the writes. None when one cannot."""
     temps: list[cst.Assign] = []
-    targets = [n.value for n in C.walk(plan.loop.body) if isinstance(n, cst.Name) and _is_target(plan.analyzer, n)]
+    targets = [n.value for n in walk(plan.loop.body) if isinstance(n, cst.Name) and _is_target(plan.analyzer, n)]
     while len(body) > 1:
         small = _simple(body[0])
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
@@ -162,13 +168,13 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit,
     if loop.orelse is not None or loop.asynchronous is not None:
         return None
     header = _header(analyzer, loop)
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     if header is None or xp is None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     rng, index, elements = header
     plan = LoopPlan(analyzer, loop, rng, xp, index, elements)
     plan.diagonal = True
-    if plan.index in C.names_in(rng.stop) or not index_unused_after(analyzer, loop):
+    if plan.index in names_in(rng.stop) or not index_unused_after(analyzer, loop):
         return None
     code = analyzer.module.code_for_node
     body = list(loop.body.body)
@@ -183,14 +189,14 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit,
         if chain is None:
             return None
         new.append(chain)
-        return C.replace_statements(analyzer, loop, loop, new)
+        return replace_statements(analyzer, loop, loop, new)
     writes = _writes(body)
     if writes is None or not writes:
         return None
-    written_arrays = {code(C.bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
+    written_arrays = {code(bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
     moved = {
-        code(C.bare(n.value))  # type: ignore[union-attr]
-        for w in writes for n in C.walk(w.value)
+        code(bare(n.value))  # type: ignore[union-attr]
+        for w in writes for n in walk(w.value)
         if plan.mirror_access(n) or plan.shifted_access(n) is not None
     }
     if written_arrays & moved:
@@ -211,7 +217,7 @@ def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit,
         else:
             statement = small.with_changes(targets=[cst.AssignTarget(lhs)], value=value)
         new.append(cst.SimpleStatementLine(body=[statement]))
-    edit = C.replace_statements(analyzer, loop, loop, new)
+    edit = replace_statements(analyzer, loop, loop, new)
     if edit is None:
         return None
     allocations = [_host_allocation(plan, _target(w)) for w in writes]
@@ -227,17 +233,17 @@ def _whole_flat_write(plan: LoopPlan, target: cst.Subscript, value: cst.BaseExpr
     code = plan.analyzer.module.code_for_node
     if not isinstance(array, cst.Name) or plan.whole is None or not plan.whole.endswith(".flat"):
         return None
-    assignments = C.assignments_of(plan.analyzer, array)
+    assignments = assignments_of(plan.analyzer, array)
     if not assignments or len(assignments) != 1:
         return None
-    made = C.binding_value(plan.analyzer, assignments[0].node)
-    if not (isinstance(made, cst.Call) and made.args and C.module_function(plan.analyzer, made) in _LIKE):
+    made = binding_value(plan.analyzer, assignments[0].node)
+    if not (isinstance(made, cst.Call) and made.args and module_function(plan.analyzer, made) in _LIKE):
         return None
     if code(made.args[0].value) + ".flat" != plan.whole:
         return None  # t must have the shape of the x whose size the loop runs over
     everything = cst.Subscript(value=array, slice=[cst.SubscriptElement(slice=cst.Index(cst.Ellipsis()))])
     shape = cst.Attribute(value=array, attr=cst.Name("shape"))
-    reshape = C.xp_call(plan.xp, "reshape", C.bare(value), shape)
+    reshape = xp_call(plan.xp, "reshape", bare(value), shape)
     return everything, reshape
 
 
@@ -258,10 +264,10 @@ def _host_allocation(plan: LoopPlan, target: cst.BaseExpression) -> Edit | None:
         array = plan.rng.stop.value.value  # x.shape[0]
     if not isinstance(base, cst.Name) or not isinstance(array, cst.Name):
         return None
-    assignments = C.assignments_of(plan.analyzer, base)
+    assignments = assignments_of(plan.analyzer, base)
     if not assignments or len(assignments) != 1:
         return None
-    call = C.binding_value(plan.analyzer, assignments[0].node)
+    call = binding_value(plan.analyzer, assignments[0].node)
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
         return None
     if call.func.attr.value not in _ALLOCATIONS or any(a.keyword and a.keyword.value == "like" for a in call.args):
@@ -272,7 +278,7 @@ def _host_allocation(plan: LoopPlan, target: cst.BaseExpression) -> Edit | None:
         return None  # the rule's own namespace (or CuPy) already allocates on the right device
     like = cst.Arg(array, keyword=cst.Name("like"), equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
     args = [*call.args[:-1], call.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), like]
-    return C.replace_expression(plan.analyzer, call, call.with_changes(args=args))
+    return replace_expression(plan.analyzer, call, call.with_changes(args=args))
 
 
 def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:
@@ -283,7 +289,7 @@ def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:
         return True
     if not plan.element_access(target):
         return False
-    return not any(plan.element_access(n) and n is not target for n in C.walk(target))
+    return not any(plan.element_access(n) and n is not target for n in walk(target))
 
 
 def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine | None:
@@ -306,8 +312,8 @@ def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine 
     tests = [test for test, _ in branches]
     if not all(_boolean(t) and plan.elementwise(t) for t in tests):
         return None
-    read = {code(C.bare(n.value)) for t in tests for n in C.walk(t) if isinstance(n, cst.Subscript)}
-    if code(C.bare(target.value)) in read:
+    read = {code(bare(n.value)) for t in tests for n in walk(t) if isinstance(n, cst.Subscript)}
+    if code(bare(target.value)) in read:
         return None  # the mask would change while the loop runs
     current = plan.diagonal_of(target) if len(target.slice) > 1 else plan.block(target.value)
 
@@ -319,7 +325,7 @@ def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine 
 
     result = branch_value(smalls[-1]) if default is not None else current
     for test, small in reversed(list(zip(tests, smalls))):
-        result = C.xp_call(plan.xp, "where", C.bare(plan.vectorized(test)), C.bare(branch_value(small)), result)
+        result = xp_call(plan.xp, "where", bare(plan.vectorized(test)), bare(branch_value(small)), result)
     return cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(plan.written(target))], value=result)])
 
 

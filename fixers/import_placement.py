@@ -32,8 +32,8 @@ import libcst as cst
 
 from scalarlint.diagnostics import Edit, Location
 
-from . import _common as C
-from ._common import dotted
+from . import statements
+from .cst_helpers import dotted
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -150,7 +150,7 @@ def merge_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit | No
 def insert_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit:
     """A new ``from module_path import name`` line where the import sorter would put it
     (``module_path`` may be relative: ``._allow_scalar``)."""
-    newline = C.newline(analyzer)
+    newline = statements.newline(analyzer)
     text = f"from {module_path} import {name}"
     lines, after = _leading_imports(analyzer)
     section = section_of(module_path, module_path.startswith("."), Path(analyzer.config.root))
@@ -171,7 +171,7 @@ def insert_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit:
 
 def _first_import(analyzer: FileAnalyzer, text: str, after: int) -> Edit:
     """The module's first import: after the docstring, with the blank lines ruff wants."""
-    newline = C.newline(analyzer)
+    newline = statements.newline(analyzer)
     body = analyzer.module.body
     following = body[after] if after < len(body) else None
     wanted = 2 if isinstance(following, (cst.FunctionDef, cst.ClassDef)) else 1

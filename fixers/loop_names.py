@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from . import _common as C
+from .cst_helpers import ancestors, names_in
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -39,8 +39,8 @@ def _read_only_inside_binding_loops(analyzer: FileAnalyzer, target: cst.Name) ->
             return False
         for access in assignment.references:
             if not any(
-                isinstance(p, cst.For) and target.value in C.names_in(p.target) and _in_body(analyzer, access.node, p)
-                for p in C.ancestors(analyzer, access.node)
+                isinstance(p, cst.For) and target.value in names_in(p.target) and _in_body(analyzer, access.node, p)
+                for p in ancestors(analyzer, access.node)
             ):
                 return False
     return True
@@ -48,7 +48,7 @@ def _read_only_inside_binding_loops(analyzer: FileAnalyzer, target: cst.Name) ->
 
 def _in_body(analyzer: FileAnalyzer, node: cst.CSTNode, loop: cst.For) -> bool:
     """``node`` is in the loop's body (not its ``else``, not its iterable)."""
-    return any(p is loop.body for p in C.ancestors(analyzer, node))
+    return any(p is loop.body for p in ancestors(analyzer, node))
 
 
 def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name: str) -> bool:
@@ -59,7 +59,7 @@ def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name:
         return False
 
     def inside(node: cst.CSTNode) -> bool:
-        return node is binding or any(p is loop for p in C.ancestors(analyzer, node))
+        return node is binding or any(p is loop for p in ancestors(analyzer, node))
 
     for assignment in scope.assignments[name]:
         if not isinstance(assignment, Assignment) or not inside(assignment.node):

@@ -15,9 +15,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.tree import walk
 
-from . import _common as C
+
 from .array_evidence import known_array
+from .cst_helpers import integer_value, names_in
+from .edits import axis_arg, bare, xp_call
+from .elementwise import ARITHMETIC, is_elementwise_call, module_function
+from .index_facts import index_values
 from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:
@@ -40,7 +46,7 @@ class LoopPlan:
         # names assigned once per trip from elementwise values: vectors after the rewrite
         self.temps: set[str] = set()
         self.whole = self._range_array()
-        self.assigned = {n.value for n in C.walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
+        self.assigned = {n.value for n in walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
         # ``A[i, i]`` (the same loop variable on every axis) is the diagonal; only the element
         # loop fixer vectorizes it (``A[r, r]`` with ``r = xp.arange(n)``)
         self.diagonal = False
@@ -48,11 +54,11 @@ class LoopPlan:
     def _range_array(self) -> str | None:
         n = self.rng.stop
         code = self.analyzer.module.code_for_node
-        if isinstance(n, cst.Call) and C.call_name(n.func) == ["len"] and len(n.args) == 1:
+        if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(n.args) == 1:
             return code(n.args[0].value)
         if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
-            values = C.index_values(n)
-            if values and len(values) == 1 and C.integer_value(values[0]) == 0:
+            values = index_values(n)
+            if values and len(values) == 1 and integer_value(values[0]) == 0:
                 return code(n.value.value)
         if isinstance(n, cst.Attribute) and n.attr.value == "size":
             return code(n.value) + ".flat"  # range(x.size) runs over every element of x.flat
@@ -70,29 +76,29 @@ class LoopPlan:
         """``a[i + c]`` or ``a[i - c]`` (``c`` a literal): the offset ``c`` (``-c``), read as the
         slice ``a[start + c:n + c]``. A negative offset needs ``start >= c``: ``a[i - 1]`` at
         ``i = 0`` reads ``a[-1]``, the last element, which no slice reproduces."""
-        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        values = index_values(node) if isinstance(node, cst.Subscript) else None
         if not (self.diagonal and values and len(values) == 1 and isinstance(values[0], cst.BinaryOperation)):
             return None
         index = values[0]
         if not isinstance(index.operator, (cst.Add, cst.Subtract)):
             return None
         left, right = index.left, index.right
-        if isinstance(left, cst.Name) and left.value == self.index and C.integer_value(right) is not None:
-            offset = C.integer_value(right) if isinstance(index.operator, cst.Add) else -C.integer_value(right)  # type: ignore[operator]
-        elif isinstance(right, cst.Name) and right.value == self.index and isinstance(index.operator, cst.Add) and C.integer_value(left) is not None:
-            offset = C.integer_value(left)
+        if isinstance(left, cst.Name) and left.value == self.index and integer_value(right) is not None:
+            offset = integer_value(right) if isinstance(index.operator, cst.Add) else -integer_value(right)  # type: ignore[operator]
+        elif isinstance(right, cst.Name) and right.value == self.index and isinstance(index.operator, cst.Add) and integer_value(left) is not None:
+            offset = integer_value(left)
         else:
             return None
         if not offset or self.rng.start + offset < 0:  # type: ignore[operator]
             return None
         if not known_array(self.analyzer, node.value):  # type: ignore[attr-defined]
             return None
-        if C.names_in(node.value) & (self.assigned | {self.index}):  # type: ignore[attr-defined]
+        if names_in(node.value) & (self.assigned | {self.index}):  # type: ignore[attr-defined]
             return None
         return offset
 
     def element_access(self, node: cst.CSTNode) -> bool:
-        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        values = index_values(node) if isinstance(node, cst.Subscript) else None
         return (
             values is not None
             and (len(values) == 1 or self.diagonal and len(values) > 1 and self.rng.start == 0)
@@ -101,36 +107,36 @@ class LoopPlan:
                 known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
                 or len(values) == 1 and self.flat_array(node.value) is not None  # type: ignore[attr-defined]
             )
-            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+            and not (names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
     def mirror_access(self, node: cst.CSTNode) -> bool:
         """``a[n - 1 - i]`` (or ``a[n - i - 1]``) with ``n`` the range's length: the array read
         back to front, ``xp.flip(a[:n])``."""
-        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        values = index_values(node) if isinstance(node, cst.Subscript) else None
         if self.rng.start != 0:
             return False
         if not (self.diagonal and values and len(values) == 1 and isinstance(values[0], cst.BinaryOperation)):
             return False
         index = values[0]
         code = self.analyzer.module.code_for_node
-        stop = code(C.bare(self.rng.stop))
+        stop = code(bare(self.rng.stop))
         if not isinstance(index.operator, cst.Subtract):
             return False
         left, right = index.left, index.right
         if isinstance(right, cst.Name) and right.value == self.index:  # (n - 1) - i
-            ok = isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract) and C.integer_value(left.right) == 1 and code(C.bare(left.left)) == stop
-        elif C.integer_value(right) == 1:  # (n - i) - 1
+            ok = isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract) and integer_value(left.right) == 1 and code(bare(left.left)) == stop
+        elif integer_value(right) == 1:  # (n - i) - 1
             ok = (
                 isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract)
-                and isinstance(left.right, cst.Name) and left.right.value == self.index and code(C.bare(left.left)) == stop
+                and isinstance(left.right, cst.Name) and left.right.value == self.index and code(bare(left.left)) == stop
             )
         else:
             return False
         return (
             ok
             and known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
-            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+            and not (names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
     def column_reduction(self, node: cst.CSTNode) -> bool:
@@ -138,7 +144,7 @@ class LoopPlan:
         column ``i``: all the columns at once with ``axis=0``."""
         if not (self.diagonal and self.rng.start == 0 and isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword):
             return False
-        if C.module_function(self.analyzer, node) not in _COLUMN_REDUCTIONS:
+        if module_function(self.analyzer, node) not in _COLUMN_REDUCTIONS:
             return False
         column = node.args[0].value
         if not (isinstance(column, cst.Subscript) and len(column.slice) == 2):
@@ -148,19 +154,19 @@ class LoopPlan:
             isinstance(rows, cst.Slice) and rows.lower is None and rows.upper is None and rows.step is None
             and isinstance(position, cst.Index) and isinstance(position.value, cst.Name) and position.value.value == self.index
             and known_array(self.analyzer, column.value)
-            and not (C.names_in(column.value) & (self.assigned | {self.index}))
+            and not (names_in(column.value) & (self.assigned | {self.index}))
         )
 
     def per_column_access(self, node: cst.CSTNode) -> bool:
         """``A[r, i]`` with ``r`` a temporary of this loop: one element per column, the
         positions ``(r, xp.arange(n))``."""
-        values = C.index_values(node) if isinstance(node, cst.Subscript) else None
+        values = index_values(node) if isinstance(node, cst.Subscript) else None
         return (
             self.diagonal and self.rng.start == 0 and values is not None and len(values) == 2
             and isinstance(values[0], cst.Name) and values[0].value in self.temps
             and isinstance(values[1], cst.Name) and values[1].value == self.index
             and known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
-            and not (C.names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
+            and not (names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
 
     def elementwise(self, node: cst.CSTNode) -> bool:
@@ -169,7 +175,7 @@ class LoopPlan:
         if isinstance(node, cst.Subscript):
             if self.element_access(node) or self.mirror_access(node) or self.shifted_access(node) is not None:
                 return True
-            return not (C.names_in(node) & (self.assigned | {self.index}))
+            return not (names_in(node) & (self.assigned | {self.index}))
         if isinstance(node, cst.Name):
             if node.value in self.elements or node.value in self.temps:
                 return True
@@ -177,9 +183,9 @@ class LoopPlan:
         if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
             return True
         if isinstance(node, cst.Attribute):
-            return not (C.names_in(node) & (self.assigned | {self.index}))
+            return not (names_in(node) & (self.assigned | {self.index}))
         if isinstance(node, cst.BinaryOperation):
-            return isinstance(node.operator, C.ARITHMETIC) and self.elementwise(node.left) and self.elementwise(node.right)
+            return isinstance(node.operator, ARITHMETIC) and self.elementwise(node.left) and self.elementwise(node.right)
         if isinstance(node, cst.UnaryOperation):
             return self.elementwise(node.expression)
         if isinstance(node, cst.Comparison):
@@ -192,9 +198,9 @@ class LoopPlan:
         if isinstance(node, cst.BooleanOperation):
             return _boolean(node.left) and _boolean(node.right) and self.elementwise(node.left) and self.elementwise(node.right)
         if isinstance(node, cst.Call):
-            if C.is_elementwise_call(self.analyzer, node):
+            if is_elementwise_call(self.analyzer, node):
                 return all(self.elementwise(a.value) for a in node.args)
-            return not (C.names_in(node) & (self.assigned | {self.index}))
+            return not (names_in(node) & (self.assigned | {self.index}))
         return False
 
     # -- rewriting -----------------------------------------------------------------------------------
@@ -212,18 +218,18 @@ class LoopPlan:
         if flat is not None:
             minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
             shape = cst.Tuple(elements=[cst.Element(minus_one, comma=cst.Comma())])
-            base = C.xp_call(self.xp, "reshape", flat, shape)
+            base = xp_call(self.xp, "reshape", flat, shape)
         return base if whole else self.prefix(base)
 
     def window(self, base: cst.BaseExpression, offset: int) -> cst.Subscript:
         """``a[s + c:n + c]``: the elements the loop reads at ``i + c`` for ``i`` in ``range(s, n)``."""
-        stop = C.bare(self.rng.stop)
+        stop = bare(self.rng.stop)
         lower = self.rng.start + offset
         # ``n - k`` shifted by ``c`` is ``n - (k - c)``: fold the constants
         base_stop, constant = stop, 0
-        if isinstance(stop, cst.BinaryOperation) and isinstance(stop.operator, (cst.Add, cst.Subtract)) and C.integer_value(stop.right) is not None:
+        if isinstance(stop, cst.BinaryOperation) and isinstance(stop.operator, (cst.Add, cst.Subtract)) and integer_value(stop.right) is not None:
             base_stop = stop.left
-            constant = C.integer_value(stop.right) * (1 if isinstance(stop.operator, cst.Add) else -1)  # type: ignore[operator]
+            constant = integer_value(stop.right) * (1 if isinstance(stop.operator, cst.Add) else -1)  # type: ignore[operator]
         total = constant + offset
         if total > 0:
             upper: cst.BaseExpression = cst.BinaryOperation(left=base_stop, operator=cst.Add(), right=cst.Integer(str(total)))
@@ -235,18 +241,18 @@ class LoopPlan:
         return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=first, upper=upper))])
 
     def prefix(self, base: cst.BaseExpression) -> cst.Subscript:
-        stop = C.bare(self.rng.stop)
+        stop = bare(self.rng.stop)
         return cst.Subscript(value=base, slice=[cst.SubscriptElement(slice=cst.Slice(lower=None, upper=stop))])
 
     def diagonal_of(self, subscript: cst.Subscript) -> cst.Subscript:
         """``A[i, i]`` -> ``A[xp.arange(n), xp.arange(n)]``: the same positions, one gather."""
-        stop = C.bare(self.rng.stop)
-        positions = C.xp_call(self.xp, "arange", stop)
+        stop = bare(self.rng.stop)
+        positions = xp_call(self.xp, "arange", stop)
         return subscript.with_changes(slice=[element.with_changes(slice=cst.Index(positions)) for element in subscript.slice])
 
     def arange(self) -> cst.Call:
-        stop = C.bare(self.rng.stop)
-        return C.xp_call(self.xp, "arange", stop)
+        stop = bare(self.rng.stop)
+        return xp_call(self.xp, "arange", stop)
 
     def per_column(self, subscript: cst.Subscript) -> cst.Subscript:
         """``A[r, i]`` -> ``A[r, xp.arange(n)]``."""
@@ -287,11 +293,11 @@ class _Vectorize(cst.CSTTransformer):
         if offset is not None:
             return self.plan.block(original.value, offset)
         if self.plan.mirror_access(original):
-            return C.xp_call(self.plan.xp, "flip", self.plan.block(original.value), axis=0)
+            return xp_call(self.plan.xp, "flip", self.plan.block(original.value), axis=0)
         return updated
 
     def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp) -> cst.BaseExpression:
-        return C.xp_call(self.plan.xp, "where", *(C.bare(part) for part in (updated.test, updated.body, updated.orelse)))
+        return xp_call(self.plan.xp, "where", *(bare(part) for part in (updated.test, updated.body, updated.orelse)))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         array = self.plan.elements.get(original.value)
@@ -308,8 +314,8 @@ class _Vectorize(cst.CSTTransformer):
             columns = column.with_changes(  # type: ignore[attr-defined]
                 slice=[column.slice[0], column.slice[1].with_changes(slice=cst.Slice(lower=None, upper=self.plan.rng.stop))]  # type: ignore[attr-defined]
             )
-            return updated.with_changes(args=[cst.Arg(columns), C.axis_arg(0)])
-        if C.call_name(original.func) == ["abs"]:
+            return updated.with_changes(args=[cst.Arg(columns), axis_arg(0)])
+        if call_name(original.func) == ["abs"]:
             return updated.with_changes(func=cst.Attribute(value=cst.Name(self.plan.xp), attr=cst.Name("abs")))
         return updated
 
@@ -319,7 +325,7 @@ class _Vectorize(cst.CSTTransformer):
         parts: list[cst.BaseExpression] = []
         left = updated.left
         for target in updated.comparisons:
-            parts.append(cst.Comparison(left=C.bare(left), comparisons=[target], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+            parts.append(cst.Comparison(left=bare(left), comparisons=[target], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
             left = target.comparator
         result = parts[0]
         for part in parts[1:]:
@@ -349,7 +355,7 @@ def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 def _pure(expr: cst.BaseExpression) -> bool:
     """Safe to evaluate twice (the middle of a chained comparison is duplicated): no calls."""
-    return not any(isinstance(n, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)) for n in C.walk(expr))
+    return not any(isinstance(n, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)) for n in walk(expr))
 
 
 def _boolean(expr: cst.BaseExpression) -> bool:

@@ -12,7 +12,7 @@ import libcst as cst
 
 from scalarlint.analysis.syntax import call_name, is_range_name, positional
 
-from . import _common as C
+from .cst_helpers import integer_value
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,10 @@ def range_info(iterable: cst.BaseExpression) -> RangeInfo | None:
     args = positional(iterable)
     if len(args) == 1:
         return RangeInfo(args[0], reverse, 0)
-    if len(args) == 2 and C.integer_value(args[0]) in (0, 1):
-        return RangeInfo(args[1], reverse, C.integer_value(args[0]))  # type: ignore[arg-type]
-    if len(args) == 3 and not reverse and C.integer_value(args[1]) == -1 and C.integer_value(args[2]) == -1:
+    if len(args) == 2 and integer_value(args[0]) in (0, 1):
+        return RangeInfo(args[1], reverse, integer_value(args[0]))  # type: ignore[arg-type]
+    if len(args) == 3 and not reverse and integer_value(args[1]) == -1 and integer_value(args[2]) == -1:
         first = args[0]
-        if isinstance(first, cst.BinaryOperation) and isinstance(first.operator, cst.Subtract) and C.integer_value(first.right) == 1:
+        if isinstance(first, cst.BinaryOperation) and isinstance(first.operator, cst.Subtract) and integer_value(first.right) == 1:
             return RangeInfo(first.left, True, 0)
     return None

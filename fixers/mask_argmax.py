@@ -25,7 +25,8 @@ from libcst.metadata import Assignment
 
 from scalarlint.analysis.syntax import call_name
 
-from . import _common as C
+from .cst_helpers import binding_value, dotted
+from .edits import xp_call
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -40,7 +41,7 @@ def _imported_module(node: cst.Import | cst.ImportFrom, bound: str) -> str | Non
     """The dotted module ``bound`` names after this import statement, if it binds it."""
     if isinstance(node, cst.Import):
         for alias in node.names:
-            name = C.dotted(alias.name)
+            name = dotted(alias.name)
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name.split(".")[0]
             if local == bound:
                 return name if alias.asname else name.split(".")[0]
@@ -48,10 +49,10 @@ def _imported_module(node: cst.Import | cst.ImportFrom, bound: str) -> str | Non
     if isinstance(node.names, cst.ImportStar) or node.module is None:
         return None
     for alias in node.names:
-        name = C.dotted(alias.name)
+        name = dotted(alias.name)
         local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
         if local == bound:
-            return f"{C.dotted(node.module)}.{name}"
+            return f"{dotted(node.module)}.{name}"
     return None
 
 
@@ -60,7 +61,7 @@ def _standard_binding(analyzer: FileAnalyzer, assignment: Assignment) -> bool:
     if isinstance(node, (cst.Import, cst.ImportFrom)):
         return _imported_module(node, assignment.name) in _STANDARD_MODULES
     if isinstance(node, cst.Name):
-        value = C.binding_value(analyzer, node)
+        value = binding_value(analyzer, node)
         if isinstance(value, cst.Call):
             parts = call_name(value.func)
             return bool(parts) and parts[-1] in _STANDARD_FACTORIES
@@ -81,5 +82,5 @@ def mask_argmax(xp: str, mask: cst.BaseExpression, numeric: bool) -> cst.Call:
     """``xp.argmax(mask)``, or ``xp.argmax(xp.astype(mask, xp.int8))`` when ``numeric``."""
     if numeric:
         int8 = cst.Attribute(value=cst.Name(xp), attr=cst.Name("int8"))
-        mask = C.xp_call(xp, "astype", mask, int8)
-    return C.xp_call(xp, "argmax", mask)
+        mask = xp_call(xp, "astype", mask, int8)
+    return xp_call(xp, "argmax", mask)

@@ -34,10 +34,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import enclosing_statement
+from .edits import bare, replace_expression, xp_call
+from .elementwise import is_elementwise_call, is_full_reduction, module_function
+from .namespaces import array_namespace_alias
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -55,7 +60,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
         return []
-    xp = C.array_namespace_alias(analyzer, node)
+    xp = array_namespace_alias(analyzer, node)
     if xp is None:
         return []
     mask = node.slice[0].slice.value
@@ -66,12 +71,12 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 
 
 def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
-    return C.xp_call(xp, "where", *(C.bare(a) for a in args))
+    return xp_call(xp, "where", *(bare(a) for a in args))
 
 
 
 def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
-    statement = C.enclosing_statement(analyzer, target)
+    statement = enclosing_statement(analyzer, target)
     if not isinstance(target.value, cst.Name) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return []
     small = statement.body[0]
@@ -91,7 +96,7 @@ def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpressi
         return []
     rebind = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=_where(xp, mask, value, cst.Name(name)))
     # the statement's own leading lines (comments above it) stay where they are
-    edit = C.replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind], leading_lines=())])
+    edit = replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind], leading_lines=())])
     return [Fix(Applicability.UNSAFE, WRITE_MESSAGE, (edit,))] if edit is not None else []
 
 
@@ -105,7 +110,7 @@ def same_rank(analyzer: FileAnalyzer, array: cst.BaseExpression, mask: cst.BaseE
     if not _elementwise_mask(analyzer, mask):
         return False
     operands = [
-        n for n in C.walk(mask)
+        n for n in walk(mask)
         if isinstance(n, (cst.Name, cst.Attribute)) and inference.kind(n).is_array
         and not (isinstance(analyzer.parents.get(n), cst.Attribute) and analyzer.parents.get(n).value is n)  # type: ignore[union-attr]
     ]
@@ -122,8 +127,8 @@ def same_rank(analyzer: FileAnalyzer, array: cst.BaseExpression, mask: cst.BaseE
 
 def _elementwise_mask(analyzer: FileAnalyzer, mask: cst.BaseExpression) -> bool:
     """Comparisons, ``&``/``|``/``~`` and elementwise calls only: the mask keeps its operands' shape."""
-    for node in C.walk(mask):
-        if isinstance(node, cst.Call) and not C.is_elementwise_call(analyzer, node):
+    for node in walk(mask):
+        if isinstance(node, cst.Call) and not is_elementwise_call(analyzer, node):
             return False
         if isinstance(node, cst.Subscript):
             return False
@@ -142,14 +147,14 @@ def _unmasked(analyzer: FileAnalyzer, value: cst.BaseExpression, mask: cst.BaseE
     code = analyzer.module.code_for_node
     mask_code = code(mask)
     inference = analyzer.context.inference
-    for node in C.walk(value):
+    for node in walk(value):
         if isinstance(node, cst.Subscript) and inference.is_mask_index(node):
             inner = node.slice[0].slice if len(node.slice) == 1 else None
             if not (isinstance(inner, cst.Index) and code(inner.value) == mask_code and isinstance(node.value, cst.Name)):
                 return None
             if not known_array(analyzer, node.value):
                 return None
-        elif isinstance(node, cst.Call) and not (C.is_elementwise_call(analyzer, node) or C.is_full_reduction(analyzer, node)):
+        elif isinstance(node, cst.Call) and not (is_elementwise_call(analyzer, node) or is_full_reduction(analyzer, node)):
             return None
         elif isinstance(node, (cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield, cst.BooleanOperation, cst.IfExp)):
             return None
@@ -173,9 +178,9 @@ def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpre
     call = analyzer.parents.get(arg) if isinstance(arg, cst.Arg) else None
     if not (isinstance(call, cst.Call) and isinstance(arg, cst.Arg) and len(call.args) == 1 and arg.keyword is None and not arg.star):
         return []
-    if C.module_function(analyzer, call) not in ("sum", "nansum") or not known_array(analyzer, read.value):
+    if module_function(analyzer, call) not in ("sum", "nansum") or not known_array(analyzer, read.value):
         return []
     if not same_rank(analyzer, read.value, mask):
         return []
     replacement = _where(xp, mask, read.value, cst.Integer("0"))
-    return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (C.replace_expression(analyzer, read, replacement),))]
+    return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (replace_expression(analyzer, read, replacement),))]

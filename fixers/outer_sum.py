@@ -30,11 +30,15 @@ import libcst as cst
 
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import names_in
+from .elementwise import module_function
+from .index_facts import index_values
 from .loop_names import index_unused_after, loops_around
 from .loop_plan import _simple
 from .loop_ranges import range_info
+from .namespaces import array_namespace_alias
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -56,7 +60,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
     if loop.orelse is not None or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return None
     rng = range_info(loop.iter)
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     if rng is None or rng.start != 0 or rng.reverse or xp is None or len(loop.body.body) != 1:
         return None
     update = _simple(loop.body.body[0])
@@ -64,13 +68,13 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
         return None
     index = loop.target.value
     found = _scaled_outer(analyzer, update.value, xp)
-    if found is None or not index_unused_after(analyzer, loop) or index in C.names_in(rng.stop):
+    if found is None or not index_unused_after(analyzer, loop) or index in names_in(rng.stop):
         return None
     scale, left, right = found
     stop = rng.stop.with_changes(lpar=(), rpar=()) if getattr(rng.stop, "lpar", None) else rng.stop
     columns = _stacked(analyzer, left, index, stop, as_columns=True)
     rows = _stacked(analyzer, right, index, stop, as_columns=False)
-    if columns is None or rows is None or update.target.value in C.names_in(update.value):
+    if columns is None or rows is None or update.target.value in names_in(update.value):
         return None
     if scale is not None:
         factor = _scale(analyzer, scale, index, stop)
@@ -79,13 +83,13 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
         columns = cst.BinaryOperation(left=columns, operator=cst.Multiply(), right=factor, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     product = cst.BinaryOperation(left=columns, operator=cst.MatrixMultiply(), right=rows)
     statement = cst.SimpleStatementLine(body=[update.with_changes(value=product)])
-    return C.replace_statements(analyzer, loop, loop, [statement])
+    return replace_statements(analyzer, loop, loop, [statement])
 
 
 def _scaled_outer(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str):  # type: ignore[no-untyped-def]
     """(scale or None, a, b) of ``c * xp.outer(a, b)`` or ``xp.outer(a, b)``."""
     def outer(node: cst.BaseExpression):  # type: ignore[no-untyped-def]
-        if isinstance(node, cst.Call) and C.module_function(analyzer, node) == "outer" and len(node.args) == 2:
+        if isinstance(node, cst.Call) and module_function(analyzer, node) == "outer" and len(node.args) == 2:
             if not any(a.keyword or a.star for a in node.args):
                 return node.args[0].value, node.args[1].value
         return None
@@ -106,7 +110,7 @@ def _stacked(analyzer: FileAnalyzer, vector: cst.BaseExpression, index: str, sto
     the rows of one matrix: ``P[:, i]`` -> ``P[:, :k]`` / ``P[:, :k].T``, ``P[i, :]`` -> ``P[:k, :].T`` / ``P[:k, :]``."""
     if not (isinstance(vector, cst.Subscript) and isinstance(vector.value, (cst.Name, cst.Attribute))):
         return None
-    if index in C.names_in(vector.value) or not known_array(analyzer, vector.value):
+    if index in names_in(vector.value) or not known_array(analyzer, vector.value):
         return None
     parts = [e.slice for e in vector.slice]
     is_index = [isinstance(p, cst.Index) and isinstance(p.value, cst.Name) and p.value.value == index for p in parts]
@@ -125,10 +129,10 @@ def _stacked(analyzer: FileAnalyzer, vector: cst.BaseExpression, index: str, sto
 
 def _scale(analyzer: FileAnalyzer, scale: cst.BaseExpression, index: str, stop: cst.BaseExpression):  # type: ignore[no-untyped-def]
     """``c[i]`` -> ``c[:k]`` (one factor per column); a loop-invariant scale stays as it is."""
-    if index not in C.names_in(scale):
+    if index not in names_in(scale):
         return scale
-    values = C.index_values(scale) if isinstance(scale, cst.Subscript) else None
+    values = index_values(scale) if isinstance(scale, cst.Subscript) else None
     if values and len(values) == 1 and isinstance(values[0], cst.Name) and values[0].value == index:
-        if index not in C.names_in(scale.value) and known_array(analyzer, scale.value):  # type: ignore[attr-defined]
+        if index not in names_in(scale.value) and known_array(analyzer, scale.value):  # type: ignore[attr-defined]
             return cst.Subscript(value=scale.value, slice=[cst.SubscriptElement(cst.Slice(lower=None, upper=stop))])  # type: ignore[attr-defined]
     return None

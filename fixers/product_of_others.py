@@ -44,13 +44,18 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
+from .cst_helpers import integer_value, names_in
+from .edits import xp_call
 from .element_loop import _simple
-from .loop_plan import LoopPlan
+from .elementwise import module_function
 from .loop_names import index_unused_after, loops_around, only_used_in
+from .loop_plan import LoopPlan
 from .loop_ranges import range_info
+from .namespaces import array_namespace_alias
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -89,7 +94,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
     rng = range_info(loop.iter)
     if rng is None or rng.start != 0 or rng.reverse or not isinstance(loop.body, cst.IndentedBlock):
         return None
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     if xp is None or not index_unused_after(analyzer, loop):
         return None
     body = list(loop.body.body)
@@ -101,7 +106,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
     write = _simple(body[-1])
     if not (isinstance(write, cst.Assign) and len(write.targets) == 1 and isinstance(write.targets[0].target, cst.Subscript)):
         return None
-    uses = [n for n in C.walk(write.value) if isinstance(n, cst.Name) and n.value == name]
+    uses = [n for n in walk(write.value) if isinstance(n, cst.Name) and n.value == name]
     product = _product_node(analyzer, write.value, name, len(body) == 2)
     if product is None or len(uses) != 1 or not only_used_in(analyzer, binding, loop, name):
         return None
@@ -110,10 +115,10 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
         return None
     plan = _Plan(analyzer, loop, xp, product)
     target = write.targets[0].target
-    if not plan.element_access(target) or not plan.elementwise(write.value) or plan.index in C.names_in(rng.stop):
+    if not plan.element_access(target) or not plan.elementwise(write.value) or plan.index in names_in(rng.stop):
         return None
     code = analyzer.module.code_for_node
-    if code(target.value) in C.names_in(write.value) or array.value in C.names_in(target):
+    if code(target.value) in names_in(write.value) or array.value in names_in(target):
         return None
     whole = plan.block(array)
     vector = _others(xp, whole)
@@ -124,7 +129,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
         cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=vector)]),
         cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(plan.target(target.value))], value=value)]),
     ]
-    return C.replace_statements(analyzer, loop, loop, statements)
+    return replace_statements(analyzer, loop, loop, statements)
 
 
 def _concatenate_product(analyzer: FileAnalyzer, body: list[cst.BaseStatement], index: str):  # type: ignore[no-untyped-def]
@@ -133,7 +138,7 @@ def _concatenate_product(analyzer: FileAnalyzer, body: list[cst.BaseStatement], 
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
         return None
     call = small.value
-    if not (isinstance(call, cst.Call) and C.module_function(analyzer, call) in ("concatenate", "concat") and len(call.args) == 1):
+    if not (isinstance(call, cst.Call) and module_function(analyzer, call) in ("concatenate", "concat") and len(call.args) == 1):
         return None
     parts = call.args[0].value
     if not (isinstance(parts, (cst.List, cst.Tuple)) and len(parts.elements) == 2):
@@ -162,7 +167,7 @@ def _cut(node: cst.BaseExpression, index: str, upper: bool) -> cst.Name | None:
             and isinstance(bound.operator, cst.Add)
             and isinstance(bound.left, cst.Name)
             and bound.left.value == index
-            and C.integer_value(bound.right) == 1
+            and integer_value(bound.right) == 1
         )
     return node.value if ok else None
 
@@ -226,8 +231,8 @@ def _times(small: cst.BaseSmallStatement | None, name: str) -> cst.BaseExpressio
 
 def _product_node(analyzer: FileAnalyzer, value: cst.BaseExpression, name: str, cut: bool) -> cst.BaseExpression | None:
     """Where the write uses the product: ``xp.prod(others)`` for the cut form, ``p`` for the loop."""
-    for node in C.walk(value):
-        if cut and isinstance(node, cst.Call) and C.module_function(analyzer, node) == "prod" and len(node.args) == 1:
+    for node in walk(value):
+        if cut and isinstance(node, cst.Call) and module_function(analyzer, node) == "prod" and len(node.args) == 1:
             arg = node.args[0]
             if arg.keyword is None and not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == name:
                 return node
@@ -239,7 +244,7 @@ def _product_node(analyzer: FileAnalyzer, value: cst.BaseExpression, name: str, 
 def _others(xp: str, x: cst.BaseExpression) -> cst.BaseExpression:
     """``left * right``: the exclusive cumulative products from each end."""
     def call(function: str, *args: cst.BaseExpression, axis: bool = False) -> cst.Call:
-        return C.xp_call(xp, function, *args, axis=0 if axis else None)
+        return xp_call(xp, function, *args, axis=0 if axis else None)
 
     def head(a: cst.BaseExpression, upper: cst.BaseExpression | None, lower: cst.BaseExpression | None = None) -> cst.Subscript:
         return cst.Subscript(value=a, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))])

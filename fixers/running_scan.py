@@ -37,13 +37,17 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
+from .cst_helpers import names_in
+from .edits import bare, xp_call
 from .element_loop import _simple
-from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, loops_around, only_used_in
+from .loop_plan import LoopPlan
 from .loop_ranges import range_info
+from .namespaces import array_namespace_alias
+from .statements import block_siblings, replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -69,7 +73,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if rewrite is None:
         return []
     init, statement, scan = rewrite
-    edit = C.replace_statements(analyzer, init, loops[0], [statement])
+    edit = replace_statements(analyzer, init, loops[0], [statement])
     if edit is None:
         return []
     kind = "sum" if scan in ("cumsum", "sum") else "product"
@@ -89,11 +93,11 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
     if init is None or start is None:
         return None
     accumulator, start_value = start
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     if xp is None:
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
-    if plan.index in C.names_in(rng.stop) or not index_unused_after(analyzer, loop):
+    if plan.index in names_in(rng.stop) or not index_unused_after(analyzer, loop):
         return None
     update = _update(_simple(loop.body.body[0]), accumulator)
     if len(loop.body.body) == 1:
@@ -107,17 +111,17 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
         return None
     if not (isinstance(target, cst.Subscript) and plan.element_access(target) and isinstance(target.value, cst.Name)):
         return None
-    if target.value.value in C.names_in(value) or not plan.elementwise(value):
+    if target.value.value in names_in(value) or not plan.elementwise(value):
         return None
     if not only_used_in(analyzer, init.body[0].targets[0].target, loop, accumulator):  # type: ignore[attr-defined]
         return None
     scan, neutral, combine = _SCANS[operator]
     operand: cst.BaseExpression = plan.vectorized(value)
     if rng.reverse:
-        operand = C.xp_call(xp, "flip", C.bare(operand), axis=0)
-    result: cst.BaseExpression = C.xp_call(xp, scan, C.bare(operand), axis=0)
+        operand = xp_call(xp, "flip", bare(operand), axis=0)
+    result: cst.BaseExpression = xp_call(xp, scan, bare(operand), axis=0)
     if rng.reverse:
-        result = C.xp_call(xp, "flip", result, axis=0)
+        result = xp_call(xp, "flip", result, axis=0)
     if start_value != neutral:
         result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
     assign = cst.Assign(targets=[cst.AssignTarget(plan.target(target.value))], value=result)
@@ -135,11 +139,11 @@ def _reduction(analyzer: FileAnalyzer, plan: LoopPlan, init: cst.SimpleStatement
         return None
     operator, value = update
     value = _unwrapped(value)
-    if not plan.elementwise(value) or plan.index in C.names_in(plan.rng.stop):
+    if not plan.elementwise(value) or plan.index in names_in(plan.rng.stop):
         return None
     _, neutral, combine = _SCANS[operator]
     reduce = "sum" if operator is cst.Add else "prod"
-    result: cst.BaseExpression = C.xp_call(plan.xp, reduce, C.bare(plan.vectorized(value)), axis=0)
+    result: cst.BaseExpression = xp_call(plan.xp, reduce, bare(plan.vectorized(value)), axis=0)
     if start != neutral:
         result = cst.BinaryOperation(left=init.body[0].value, operator=combine(), right=result)  # type: ignore[attr-defined]
     name = init.body[0].targets[0].target  # type: ignore[attr-defined]
@@ -148,7 +152,7 @@ def _reduction(analyzer: FileAnalyzer, plan: LoopPlan, init: cst.SimpleStatement
 
 
 def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(value, cst.Call) and C.call_name(value.func) in (["float"], ["int"]) and len(value.args) == 1 and not value.args[0].keyword:
+    if isinstance(value, cst.Call) and call_name(value.func) in (["float"], ["int"]) and len(value.args) == 1 and not value.args[0].keyword:
         return value.args[0].value
     return value
 
@@ -158,7 +162,7 @@ def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _previous_statement(analyzer: FileAnalyzer, loop: cst.For) -> cst.SimpleStatementLine | None:
-    siblings = C.block_siblings(analyzer, loop)
+    siblings = block_siblings(analyzer, loop)
     if siblings is None:
         return None
     position = next((i for i, s in enumerate(siblings) if s is loop), None)

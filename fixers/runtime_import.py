@@ -23,7 +23,7 @@ from pathlib import Path
 from scalarlint.diagnostics import Edit
 from scalarlint.vendored.locate import package_of
 
-from ._common import dotted
+from .cst_helpers import dotted
 from .import_placement import insert_edit, merge_edit, spelling
 from .runtime_dependency import why_not
 

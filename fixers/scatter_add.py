@@ -38,14 +38,18 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
+from .cst_helpers import names_in
 from .element_loop import _simple
-from .loop_plan import LoopPlan
+from .index_facts import index_values
 from .loop_names import index_unused_after, loops_around
-from .runtime_import import imported_name
+from .loop_plan import LoopPlan
 from .loop_ranges import range_info
+from .namespaces import array_namespace_alias
+from .runtime_import import imported_name
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -70,14 +74,14 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if not adds:  # dx[idx[k]] = v[k]: one assignment through the index array, no import
         subscript = cst.Subscript(value=target, slice=[cst.SubscriptElement(slice=cst.Index(index_array))])
         assign = cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(subscript)], value=values)])
-        edit = C.replace_statements(analyzer, loop, loop, [assign])
+        edit = replace_statements(analyzer, loop, loop, [assign])
         return [Fix(Applicability.UNSAFE, ASSIGN_MESSAGE, (edit,))] if edit is not None else []
     local, import_edit, blocked = imported_name(analyzer, loop, MODULE, NAME)
     if local is None:
         return []
     call = cst.Call(func=cst.Name(local), args=[cst.Arg(target), cst.Arg(index_array), cst.Arg(values)])
     statement = cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(target)], value=call)])
-    edit = C.replace_statements(analyzer, loop, loop, [statement])
+    edit = replace_statements(analyzer, loop, loop, [statement])
     if edit is None:
         return []
     edits = (edit,) if import_edit is None else (import_edit, edit)
@@ -93,7 +97,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseE
     rng = range_info(loop.iter)
     if rng is None or rng.start != 0 or rng.reverse or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 1:
         return None
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     small = _simple(loop.body.body[0])
     adds = isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
     assigns = isinstance(small, cst.Assign) and len(small.targets) == 1
@@ -103,7 +107,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseE
     if plan.whole is None or not index_unused_after(analyzer, loop):
         return None
     target = small.target if adds else small.targets[0].target  # type: ignore[union-attr]
-    values = C.index_values(target) if isinstance(target, cst.Subscript) else None
+    values = index_values(target) if isinstance(target, cst.Subscript) else None
     if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and values and len(values) == 1):
         return None
     index = _without_int(values[0])
@@ -111,13 +115,13 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseE
     if not (isinstance(index, cst.Subscript) and plan.element_access(index) and code(index.value) == plan.whole):
         return None  # the position must be idx[k], with idx the array the loop runs over
     name = target.value.value
-    if name in C.names_in(small.value) or name in C.names_in(index) or not plan.elementwise(small.value):
+    if name in names_in(small.value) or name in names_in(index) or not plan.elementwise(small.value):
         return None
     return target.value, index.value, plan.vectorized(small.value), adds
 
 
 def _without_int(index: cst.BaseExpression) -> cst.BaseExpression:
     """``int(idx[k])`` -> ``idx[k]``: the conversion only copied the index to the host."""
-    if isinstance(index, cst.Call) and C.call_name(index.func) == ["int"] and len(index.args) == 1 and not index.args[0].keyword:
+    if isinstance(index, cst.Call) and call_name(index.func) == ["int"] and len(index.args) == 1 and not index.args[0].keyword:
         return index.args[0].value
     return index

@@ -15,15 +15,18 @@ from libcst.metadata import Assignment
 
 from scalarlint.analysis.inference import call_name, positional
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import ancestors, assignments_of, binding_value, integer_value, names_in
+from .edits import xp_call
+from .elementwise import ARITHMETIC, BOOLEAN_FUNCTIONS, ELEMENTWISE_FUNCTIONS, is_elementwise_call, module_function
+from .index_facts import index_values
 from .loop_ranges import RangeInfo
 from .mask_argmax import mask_argmax
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
 
-DEVICE_INDEX_FUNCTIONS = C.ELEMENTWISE_FUNCTIONS | {"where"}
+DEVICE_INDEX_FUNCTIONS = ELEMENTWISE_FUNCTIONS | {"where"}
 
 
 # -- building blocks ---------------------------------------------------------------------------
@@ -45,8 +48,8 @@ def found_index(
     mask in an array-API namespace, see ``mask_argmax``) the argument is cast to ``int8`` first."""
     mask = _strip(mask)
     if last:
-        mask = C.xp_call(xp, "flip", mask)
-    found = mask_argmax(xp, mask, numeric) if reducer == "argmax" else C.xp_call(xp, reducer, mask)
+        mask = xp_call(xp, "flip", mask)
+    found = mask_argmax(xp, mask, numeric) if reducer == "argmax" else xp_call(xp, reducer, mask)
     if not last:
         return found
     head = cst.BinaryOperation(left=_atom(n), operator=cst.Subtract(), right=cst.Integer("1"))
@@ -89,7 +92,7 @@ def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) -> bool:
-    values = C.index_values(node)
+    values = index_values(node)
     return (
         values is not None
         and len(values) == 1
@@ -107,7 +110,7 @@ def _boolean_valued(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
         return _boolean_valued(analyzer, expr.expression)
     if isinstance(expr, cst.Call):
-        return C.module_function(analyzer, expr) in C.BOOLEAN_FUNCTIONS
+        return module_function(analyzer, expr) in BOOLEAN_FUNCTIONS
     return False
 
 
@@ -127,11 +130,11 @@ def vectorize_predicate(
 def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
     if isinstance(node, cst.Subscript):
         if _is_element_read(analyzer, node, index):
-            if C.names_in(node.value) & (forbidden | {index}):
+            if names_in(node.value) & (forbidden | {index}):
                 return False
             reads.append(node)
             return True
-        return not (C.names_in(node) & (forbidden | {index}))
+        return not (names_in(node) & (forbidden | {index}))
     if isinstance(node, cst.Name):
         return node.value not in forbidden and node.value != index
     if isinstance(node, cst.Comparison):
@@ -143,19 +146,19 @@ def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidde
     if isinstance(node, cst.BooleanOperation):
         return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(analyzer, node.right, index, forbidden, reads)
     if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, C.ARITHMETIC) and _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
+        return isinstance(node.operator, ARITHMETIC) and _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
             analyzer, node.right, index, forbidden, reads
         )
     if isinstance(node, cst.UnaryOperation):
         return _elementwise(analyzer, node.expression, index, forbidden, reads)
     if isinstance(node, cst.Call):
-        if C.is_elementwise_call(analyzer, node):
+        if is_elementwise_call(analyzer, node):
             return all(_elementwise(analyzer, a.value, index, forbidden, reads) for a in node.args)
-        return not (C.names_in(node) & (forbidden | {index}))  # loop-invariant: computed once
+        return not (names_in(node) & (forbidden | {index}))  # loop-invariant: computed once
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
         return True
     if isinstance(node, cst.Attribute):
-        return not (C.names_in(node) & (forbidden | {index}))
+        return not (names_in(node) & (forbidden | {index}))
     return False
 
 
@@ -165,13 +168,13 @@ def _size_of(analyzer: FileAnalyzer, n: cst.BaseExpression, depth: int = 0) -> s
     if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(positional(n)) == 1:
         return code(_strip(positional(n)[0]))
     if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
-        values = C.index_values(n)
-        if values and len(values) == 1 and C.integer_value(values[0]) == 0:
+        values = index_values(n)
+        if values and len(values) == 1 and integer_value(values[0]) == 0:
             return code(_strip(n.value.value))
     if isinstance(n, cst.Name) and depth < 3:
-        assignments = C.assignments_of(analyzer, n)
+        assignments = assignments_of(analyzer, n)
         if assignments and len(assignments) == 1 and isinstance(assignments[0].node, cst.Name):
-            value = C.binding_value(analyzer, assignments[0].node)
+            value = binding_value(analyzer, assignments[0].node)
             if value is not None:
                 return _size_of(analyzer, value, depth + 1)
     return None
@@ -187,11 +190,11 @@ def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     """Whether a 0-d device index in place of ``node`` keeps working without a sync."""
     inference = analyzer.context.inference
     child = node
-    for parent in C.ancestors(analyzer, node):
+    for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation)) and not (
             isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
         ):
-            if isinstance(parent, cst.BinaryOperation) and not isinstance(parent.operator, C.ARITHMETIC):
+            if isinstance(parent, cst.BinaryOperation) and not isinstance(parent.operator, ARITHMETIC):
                 return False
             child = parent
             continue
@@ -217,7 +220,7 @@ def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
             return (
                 isinstance(call, cst.Call)
                 and parent.keyword is None
-                and C.module_function(analyzer, call) in DEVICE_INDEX_FUNCTIONS
+                and module_function(analyzer, call) in DEVICE_INDEX_FUNCTIONS
             )
         if isinstance(parent, cst.Return):
             return True
@@ -233,7 +236,7 @@ def _name_uses_ok(analyzer: FileAnalyzer, assignments: list[Assignment], after: 
     for assignment in assignments:
         for access in assignment.references:
             use = access.node
-            if any(a is after for a in C.ancestors(analyzer, use)):
+            if any(a is after for a in ancestors(analyzer, use)):
                 continue  # inside the code being replaced
             if use not in analyzer.positions or analyzer.positions[use].start.line < start:
                 return False  # read before the search: it would see another value

@@ -19,7 +19,12 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from . import _common as C
+from scalarlint.analysis.syntax import call_name
+
+from .cst_helpers import ancestors, integer_value
+from .edits import bare, xp_call
+from .index_facts import index_values
+from .statements import block_siblings
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -46,7 +51,7 @@ def is_none(expr: cst.BaseExpression) -> bool:
 def device_sentinel(expr: cst.BaseExpression, literal_only: bool = False) -> bool:
     """An integer the vector form can hold: a literal, or (unless ``literal_only``) a name, a
     size (``len(x)``, ``x.shape[0]``) or a sum or difference of such."""
-    if C.integer_value(expr) is not None:
+    if integer_value(expr) is not None:
         return True
     if literal_only:
         return False
@@ -56,11 +61,11 @@ def device_sentinel(expr: cst.BaseExpression, literal_only: bool = False) -> boo
         return isinstance(expr.value, (cst.Name, cst.Attribute)) and device_sentinel(expr.value)
     if isinstance(expr, cst.Call):
         args = expr.args
-        return C.call_name(expr.func) == ["len"] and len(args) == 1 and not args[0].keyword and not args[0].star and _plain(args[0].value)
+        return call_name(expr.func) == ["len"] and len(args) == 1 and not args[0].keyword and not args[0].star and _plain(args[0].value)
     if isinstance(expr, cst.Subscript):
-        values = C.index_values(expr)
+        values = index_values(expr)
         shape = isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape" and _plain(expr.value.value)
-        return bool(shape and values and len(values) == 1 and C.integer_value(values[0]) is not None)
+        return bool(shape and values and len(values) == 1 and integer_value(values[0]) is not None)
     if isinstance(expr, cst.BinaryOperation):
         return isinstance(expr.operator, (cst.Add, cst.Subtract)) and device_sentinel(expr.left) and device_sentinel(expr.right)
     return False
@@ -73,12 +78,12 @@ def _plain(expr: cst.BaseExpression) -> bool:
 def initial_value(analyzer: FileAnalyzer, loop: cst.For, name: str) -> Initial | None:
     """The one ``name = value`` statement before ``loop`` in its block, if the name has no
     other binding than that and the loop's own."""
-    siblings = C.block_siblings(analyzer, loop)
+    siblings = block_siblings(analyzer, loop)
     scope = analyzer.scopes.get(loop)
     if siblings is None or scope is None:
         return None
     position = next((k for k, s in enumerate(siblings) if s is loop), 0)
-    outside = [a for a in scope.assignments[name] if isinstance(a, Assignment) and not any(p is loop for p in C.ancestors(analyzer, a.node))]
+    outside = [a for a in scope.assignments[name] if isinstance(a, Assignment) and not any(p is loop for p in ancestors(analyzer, a.node))]
     if len(outside) != 1:
         return None
     for k in range(position - 1, -1, -1):
@@ -106,6 +111,6 @@ def decline_reason(analyzer: FileAnalyzer, loop: cst.For, name: str) -> str | No
 def keep_sentinel(xp: str, mask: cst.BaseExpression, found: cst.BaseExpression, sentinel: cst.BaseExpression, last: bool) -> cst.BaseExpression:
     """``xp.where(xp.any(mask), found, sentinel)``; ``found`` alone where they agree anyway
     (a first match with the not-found value ``0``: ``argmax`` of an all-false mask)."""
-    if not last and C.integer_value(sentinel) == 0:
+    if not last and integer_value(sentinel) == 0:
         return found
-    return C.xp_call(xp, "where", C.xp_call(xp, "any", C.bare(mask)), found, C.bare(sentinel))
+    return xp_call(xp, "where", xp_call(xp, "any", bare(mask)), found, bare(sentinel))

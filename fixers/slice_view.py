@@ -45,11 +45,15 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .cst_helpers import ancestors, integer_value
 from .device_index import host_conversion
+from .edits import replace_expression, span
+from .elementwise import elementwise_parent, is_elementwise_call, is_full_reduction
+from .index_facts import deferred_to_search, index_values, is_host_int, known_nonnegative
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -72,7 +76,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if plan is None:
         return []
     edits, safe = plan
-    if finding.code == "SL101" and not any(e.location == C.span(analyzer, node)[0] for e in edits):
+    if finding.code == "SL101" and not any(e.location == span(analyzer, node)[0] for e in edits):
         return []
     applicability = Applicability.SAFE if safe else Applicability.UNSAFE
     return [Fix(applicability, "Use size-1 slice views (no scalar leaves the device)", tuple(edits))]
@@ -81,7 +85,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 def _write_target_of_read(analyzer: FileAnalyzer, read: cst.Subscript) -> cst.Subscript | None:
     """The element write a read flows into through elementwise operations, if any."""
     child: cst.CSTNode = read
-    for parent in C.ancestors(analyzer, read):
+    for parent in ancestors(analyzer, read):
         if isinstance(parent, (cst.Assign, cst.AugAssign)):
             if parent.value is not child:
                 return None
@@ -92,7 +96,7 @@ def _write_target_of_read(analyzer: FileAnalyzer, read: cst.Subscript) -> cst.Su
             else:
                 target = parent.target
             return target if isinstance(target, cst.Subscript) else None
-        if not C.elementwise_parent(analyzer, child, parent):
+        if not elementwise_parent(analyzer, child, parent):
             return None
         child = parent
     return None
@@ -112,25 +116,25 @@ def _statement_value(analyzer: FileAnalyzer, target: cst.Subscript) -> cst.BaseE
 
 def size1_slice(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Slice | None:
     """``k`` -> ``k:k + 1`` for a host integer index that is safe to slice, else None."""
-    literal = C.integer_value(index)
+    literal = integer_value(index)
     if literal is not None:
         if literal >= 0:
             return cst.Slice(lower=cst.Integer(str(literal)), upper=cst.Integer(str(literal + 1)))
         upper = None if literal == -1 else _negative(literal + 1)
         return cst.Slice(lower=_negative(literal), upper=upper)
-    if not C.is_host_int(analyzer, index) or host_conversion(analyzer, index) is not None:
+    if not is_host_int(analyzer, index) or host_conversion(analyzer, index) is not None:
         return None  # (an index converted from the device only to index: device_index keeps it there)
     lower = index.with_changes(lpar=(), rpar=()) if getattr(index, "lpar", None) else index
-    if not C.known_nonnegative(analyzer, index):
+    if not known_nonnegative(analyzer, index):
         return any_sign_slice(lower)
     if (
         isinstance(lower, cst.BinaryOperation)
         and isinstance(lower.operator, cst.Subtract)
-        and C.integer_value(lower.right) == 1
+        and integer_value(lower.right) == 1
     ):
         upper: cst.BaseExpression = lower.left  # n - 1 -> n - 1:n
-    elif isinstance(lower, cst.BinaryOperation) and isinstance(lower.operator, cst.Add) and C.integer_value(lower.right) is not None:
-        upper = lower.with_changes(right=cst.Integer(str(C.integer_value(lower.right) + 1)))  # type: ignore[operator]
+    elif isinstance(lower, cst.BinaryOperation) and isinstance(lower.operator, cst.Add) and integer_value(lower.right) is not None:
+        upper = lower.with_changes(right=cst.Integer(str(integer_value(lower.right) + 1)))  # type: ignore[operator]
     else:
         upper = cst.BinaryOperation(left=lower, operator=cst.Add(), right=cst.Integer("1"))
     return cst.Slice(lower=lower, upper=upper)
@@ -156,7 +160,7 @@ def _negative(value: int) -> cst.BaseExpression:
 
 
 def sliced(analyzer: FileAnalyzer, node: cst.Subscript) -> cst.Subscript | None:
-    values = C.index_values(node)
+    values = index_values(node)
     if values is None:
         return None
     elements = []
@@ -170,7 +174,7 @@ def sliced(analyzer: FileAnalyzer, node: cst.Subscript) -> cst.Subscript | None:
 
 def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bool] | None:
     inference = analyzer.context.inference
-    if not _known_element(analyzer, target) or C.deferred_to_search(analyzer, target):
+    if not _known_element(analyzer, target) or deferred_to_search(analyzer, target):
         return None
     value = _statement_value(analyzer, target)
     if value is None:
@@ -179,22 +183,22 @@ def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bo
     if new_target is None:
         return None
     axes = len(target.slice)
-    edits = [C.replace_expression(analyzer, target, new_target)]
+    edits = [replace_expression(analyzer, target, new_target)]
     safe = True
     reads: list[cst.Subscript] = []
-    for node in C.walk(value):
+    for node in walk(value):
         if isinstance(node, cst.Subscript) and inference.selects_element(node) and _flows_into(analyzer, node, value):
             if not known_array(analyzer, node.value):
                 return None  # an element of something taken for an array: its slice may be a list
             reads.append(node)
     read_ids = {id(r) for r in reads}
     for read in reads:
-        if C.deferred_to_search(analyzer, read) or len(read.slice) > axes:
+        if deferred_to_search(analyzer, read) or len(read.slice) > axes:
             return None
         new_read = sliced(analyzer, read)
         if new_read is None:
             return None
-        edits.append(C.replace_expression(analyzer, read, new_read))
+        edits.append(replace_expression(analyzer, read, new_read))
     if not _leaves_are_scalars(analyzer, value, read_ids):
         safe = False
     return edits, safe
@@ -209,7 +213,7 @@ def _flows_into(analyzer: FileAnalyzer, read: cst.CSTNode, value: cst.BaseExpres
     child = read
     while child is not value:
         parent = analyzer.parents.get(child)
-        if parent is None or not C.elementwise_parent(analyzer, child, parent):
+        if parent is None or not elementwise_parent(analyzer, child, parent):
             return False
         child = parent
     return True
@@ -233,9 +237,9 @@ def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, slice
             stack.extend([node.left, *(c.comparator for c in node.comparisons)])
             continue
         if isinstance(node, cst.Call):
-            if C.is_full_reduction(analyzer, node):
+            if is_full_reduction(analyzer, node):
                 continue
-            if C.is_elementwise_call(analyzer, node):
+            if is_elementwise_call(analyzer, node):
                 stack.extend(a.value for a in node.args)
                 continue
             return False

@@ -32,14 +32,18 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
+from .cst_helpers import integer_value, names_in
+from .edits import bare, xp_call
 from .element_loop import _element_write, _simple, _target, _writes
-from .loop_plan import LoopPlan
 from .loop_names import index_unused_after, loops_around, only_used_in
+from .loop_plan import LoopPlan
 from .loop_ranges import RangeInfo, range_info
+from .namespaces import array_namespace_alias
 from .running_scan import _numeric_start, _update
+from .statements import replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -63,15 +67,15 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 def _inner_range(inner: cst.For, index: str, stop: str, code) -> str | None:  # type: ignore[no-untyped-def]
     """``suffix`` for ``range(i, n)``, ``prefix`` for ``range(i + 1)``/``range(0, i + 1)``."""
     call = inner.iter
-    if not (isinstance(call, cst.Call) and C.call_name(call.func) == ["range"] and all(not a.keyword and not a.star for a in call.args)):
+    if not (isinstance(call, cst.Call) and call_name(call.func) == ["range"] and all(not a.keyword and not a.star for a in call.args)):
         return None
     args = [a.value for a in call.args]
     if len(args) == 2 and isinstance(args[0], cst.Name) and args[0].value == index and code(args[1]) == stop:
         return "suffix"
-    bound = args[-1] if len(args) == 1 or len(args) == 2 and C.integer_value(args[0]) == 0 else None
+    bound = args[-1] if len(args) == 1 or len(args) == 2 and integer_value(args[0]) == 0 else None
     if (
         isinstance(bound, cst.BinaryOperation) and isinstance(bound.operator, cst.Add)
-        and isinstance(bound.left, cst.Name) and bound.left.value == index and C.integer_value(bound.right) == 1
+        and isinstance(bound.left, cst.Name) and bound.left.value == index and integer_value(bound.right) == 1
     ):
         return "prefix"
     return None
@@ -81,7 +85,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.CSTNode, str] |
     if loop.orelse is not None or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return None
     rng = range_info(loop.iter)
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     if rng is None or rng.start != 0 or rng.reverse or xp is None or len(loop.body.body) < 3:
         return None
     body = list(loop.body.body)
@@ -99,7 +103,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.CSTNode, str] |
         return None
     inner_plan = LoopPlan(analyzer, inner, RangeInfo(rng.stop, False, 0), xp)
     value = update[1]
-    if {loop.target.value, total} & C.names_in(value) or not inner_plan.elementwise(value):
+    if {loop.target.value, total} & names_in(value) or not inner_plan.elementwise(value):
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
     plan.temps.add(total)
@@ -111,9 +115,9 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.CSTNode, str] |
     if not only_used_in(analyzer, init.body[0].targets[0].target, loop, total):  # type: ignore[union-attr]
         return None
     def call(function: str, argument: cst.BaseExpression) -> cst.Call:
-        return C.xp_call(xp, function, argument, axis=0)
+        return xp_call(xp, function, argument, axis=0)
 
-    operand = C.bare(inner_plan.vectorized(value))
+    operand = bare(inner_plan.vectorized(value))
     scan: cst.BaseExpression = call("flip", call("cumsum", call("flip", operand))) if kind == "suffix" else call("cumsum", operand)
     if start_value != 0:
         scan = cst.BinaryOperation(left=init.body[0].value, operator=cst.Add(), right=scan)  # type: ignore[union-attr]
@@ -125,5 +129,5 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.CSTNode, str] |
             targets=[cst.AssignTarget(lhs)], value=new_value
         )
         statements.append(cst.SimpleStatementLine(body=[new]))
-    edit = C.replace_statements(analyzer, loop, loop, statements)
+    edit = replace_statements(analyzer, loop, loop, statements)
     return (edit, kind) if edit is not None else None

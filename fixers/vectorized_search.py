@@ -46,7 +46,7 @@ When it is offered
     is elementwise in ``a[j]`` reads of arrays and loop-invariant values; the range runs over
     the length of one of the arrays read (``len(a)``, ``a.shape[0]``, or a name bound to one),
     so the mask has the loop's length; an array module alias is in scope (``xp``, ``np``, ...,
-    see ``_common.array_namespace_alias``). ``while`` searches are not rewritten.
+    see ``namespaces.array_namespace_alias``). ``while`` searches are not rewritten.
 
 Applicability
     Unsafe, always. A loop's not-found value is kept by ``xp.where(xp.any(mask), ...)``; a
@@ -68,14 +68,17 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
+from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Edit, Fix, Location
 
-from . import _common as C
 from .comprehension_search import _search_call, _search_subscript
+from .cst_helpers import ancestors, integer_value, names_in
 from .loop_ranges import RangeInfo, range_info
 from .mask_argmax import needs_numeric_mask
+from .namespaces import array_namespace_alias
 from .search_parts import _covers, _elementwise, _name_uses_ok, _Vectorize, found_index, vectorize_predicate
 from .search_sentinel import NONE_REASON, decline_reason, initial_value, is_none, keep_sentinel
+from .statements import attached_comment_rows, indentation, replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -87,7 +90,7 @@ MESSAGE = "Search on the device with `argmax` of a mask (differs when nothing ma
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
-    xp = C.array_namespace_alias(analyzer, node)
+    xp = array_namespace_alias(analyzer, node)
     if xp is None:
         return []
     edits: list[Edit] | None = None
@@ -140,7 +143,7 @@ def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str) -> list[Edit] | No
 def sentinel_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
     """For a search left as it is: the not-found value it lacks (``None``, none at all), if that is why."""
     if isinstance(loop, cst.Call):  # next(..., None)
-        default = loop.args[1].value if C.call_name(loop.func) == ["next"] and len(loop.args) == 2 else None
+        default = loop.args[1].value if call_name(loop.func) == ["next"] and len(loop.args) == 2 else None
         return NONE_REASON if default is not None and is_none(default) else None
     if not isinstance(loop, cst.For):
         return None
@@ -148,7 +151,7 @@ def sentinel_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
     if not isinstance(loop.target, cst.Name) or len(body) != 1 or not isinstance(body[0], cst.If):
         return None
     stored = _stored_index(body[0], loop.target.value)
-    if stored is None or stored[0] in C.names_in(body[0].test):  # (a running extremum starts at an index)
+    if stored is None or stored[0] in names_in(body[0].test):  # (a running extremum starts at an index)
         return None
     return decline_reason(analyzer, loop, stored[0])
 
@@ -181,21 +184,21 @@ def _running_extremum(
     test = branch.test
     if leaves or rng.reverse or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
-    if name not in C.names_in(test):
+    if name not in names_in(test):
         return None
     init = initial_value(analyzer, loop, name)
-    if init is None or not init.adjacent or C.integer_value(init.value) != 0:
+    if init is None or not init.adjacent or integer_value(init.value) != 0:
         return None
     op = test.comparisons[0].operator
     left, right = test.left, test.comparisons[0].comparator
-    if name in C.names_in(left):
+    if name in names_in(left):
         left, right = right, left
         flipped = {cst.GreaterThan: cst.LessThan, cst.LessThan: cst.GreaterThan,
                    cst.GreaterThanEqual: cst.LessThanEqual, cst.LessThanEqual: cst.GreaterThanEqual}
         if type(op) not in flipped:
             return None
         op = flipped[type(op)]()
-    if name in C.names_in(left) or not isinstance(op, (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual, cst.LessThanEqual)):
+    if name in names_in(left) or not isinstance(op, (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual, cst.LessThanEqual)):
         return None
     # The other side must be the same expression at the best index so far.
     renamed = right.visit(_Rename(name, index))
@@ -230,7 +233,7 @@ def _replace_loop(analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, name: s
     if scope is None or initial is None:
         return None
     assignments = [a for a in scope.assignments[name] if isinstance(a, Assignment)]
-    inside = [a for a in assignments if any(p is branch for p in C.ancestors(analyzer, a.node))]
+    inside = [a for a in assignments if any(p is branch for p in ancestors(analyzer, a.node))]
     if len(inside) != 1 or len(assignments) != 2:
         return None
     if not _name_uses_ok(analyzer, assignments, loop):
@@ -238,11 +241,11 @@ def _replace_loop(analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, name: s
     first: cst.BaseStatement = initial.statement if initial.adjacent else loop
     assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=found)
     new = cst.SimpleStatementLine(body=[assign], trailing_whitespace=initial.statement.trailing_whitespace if initial.adjacent else cst.TrailingWhitespace())
-    edit = C.replace_statements(analyzer, first, loop, [new], inner_comments=False)
+    edit = replace_statements(analyzer, first, loop, [new], inner_comments=False)
     if edit is None:
         return None
-    above = C.attached_comment_rows(first) if first is loop else 0  # (those above a folded initial value stay)
+    above = attached_comment_rows(first) if first is loop else 0  # (those above a folded initial value stay)
     if above:  # start the edit at the first comment line above the loop, at column 1
-        indent = C.indentation(analyzer, first) or ""
+        indent = indentation(analyzer, first) or ""
         edit = Edit(indent + edit.content, Location(edit.location.row - above, 1), edit.end_location)
     return [edit]

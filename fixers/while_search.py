@@ -35,13 +35,18 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
+from .cst_helpers import integer_value
+from .edits import xp_call
 from .element_loop import _simple
+from .index_facts import index_names
 from .loop_plan import LoopPlan
 from .loop_ranges import RangeInfo
 from .mask_argmax import mask_argmax, needs_numeric_mask
+from .namespaces import array_namespace_alias
+from .statements import block_siblings, replace_statements
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -71,13 +76,13 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untype
     if loop.orelse is not None or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 1:
         return None
     step = _simple(loop.body.body[0])
-    if not (isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name) and C.integer_value(step.value) == 1):
+    if not (isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name) and integer_value(step.value) == 1):
         return None
     forward = isinstance(step.operator, cst.AddAssign)
     if not (forward or isinstance(step.operator, cst.SubtractAssign)):
         return None
     index = step.target.value
-    siblings = C.block_siblings(analyzer, loop)
+    siblings = block_siblings(analyzer, loop)
     position = next((k for k, s in enumerate(siblings or ()) if s is loop), 0)
     if not siblings or position == 0:
         return None
@@ -89,13 +94,13 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untype
     start = init.value
     if forward:
         length = _array_length_of_test(analyzer, loop.test, index)
-        if C.integer_value(start) != 0 or length is None:
+        if integer_value(start) != 0 or length is None:
             return None
     else:
-        if not (isinstance(start, cst.BinaryOperation) and isinstance(start.operator, cst.Subtract) and C.integer_value(start.right) == 1):
+        if not (isinstance(start, cst.BinaryOperation) and isinstance(start.operator, cst.Subtract) and integer_value(start.right) == 1):
             return None
         length = start.left
-    xp = C.array_namespace_alias(analyzer, loop)
+    xp = array_namespace_alias(analyzer, loop)
     if xp is None:
         return None
     plan = LoopPlan(analyzer, loop, RangeInfo(length, not forward, 0), xp, index)  # type: ignore[arg-type]
@@ -106,18 +111,18 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untype
     if forward:
         found: cst.BaseExpression = mask_argmax(xp, mask, numeric)
     else:
-        last = mask_argmax(xp, C.xp_call(xp, "flip", mask, axis=0), numeric)
+        last = mask_argmax(xp, xp_call(xp, "flip", mask, axis=0), numeric)
         found = cst.BinaryOperation(left=start, operator=cst.Subtract(), right=last)
     assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(index))], value=found)
-    return C.replace_statements(analyzer, siblings[position - 1], loop, [cst.SimpleStatementLine(body=[assign])])  # type: ignore[arg-type]
+    return replace_statements(analyzer, siblings[position - 1], loop, [cst.SimpleStatementLine(body=[assign])])  # type: ignore[arg-type]
 
 
 def _array_length_of_test(analyzer: FileAnalyzer, test: cst.BaseExpression, index: str) -> cst.BaseExpression | None:
     """``len(v)`` for the one array the test reads at ``v[i]``."""
     arrays = {
         analyzer.module.code_for_node(n.value): n.value
-        for n in C.walk(test)
-        if isinstance(n, cst.Subscript) and [v.value for v in C.index_names(n)] == [index]
+        for n in walk(test)
+        if isinstance(n, cst.Subscript) and [v.value for v in index_names(n)] == [index]
     }
     if len(arrays) != 1:
         return None
@@ -126,7 +131,7 @@ def _array_length_of_test(analyzer: FileAnalyzer, test: cst.BaseExpression, inde
 
 
 def _tests_an_element(plan: LoopPlan, test: cst.BaseExpression) -> bool:
-    return any(plan.element_access(n) for n in C.walk(test))
+    return any(plan.element_access(n) for n in walk(test))
 
 
 def _negated(mask: cst.BaseExpression) -> cst.BaseExpression:

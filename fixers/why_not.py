@@ -13,8 +13,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from . import _common as C
+from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.tree import walk
+
+from .cst_helpers import enclosing_statement, integer_value, names_in
+from .elementwise import elementwise_parent, is_elementwise_call, module_function
+from .index_facts import index_values, is_host_int
 from .loop_names import loops_around
+from .namespaces import array_namespace_alias
 from .vectorized_search import sentinel_reason
 
 if TYPE_CHECKING:
@@ -30,7 +36,7 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
     if finding.code not in CODES:
         return None
     node = finding.node
-    if C.array_namespace_alias(analyzer, node) is None:
+    if array_namespace_alias(analyzer, node) is None:
         return "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
     if finding.code == "SL103":
         reason = sentinel_reason(analyzer, node)
@@ -56,13 +62,13 @@ def _loop_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
     """Why the one loop over data around a finding cannot be rewritten."""
     ctx = analyzer.context
     body = getattr(loop, "body", None)  # (a comprehension's `for` has none)
-    if body is not None and any(isinstance(n, (cst.For, cst.While)) and ctx.is_data_loop(n) for n in C.walk(body)):
+    if body is not None and any(isinstance(n, (cst.For, cst.While)) and ctx.is_data_loop(n) for n in walk(body)):
         return NEST
     if isinstance(loop, cst.While):
         return "a `while` loop other than an index search stepping by 1"
     if not isinstance(loop, cst.For):
         return None
-    if loop.orelse is not None or any(isinstance(n, (cst.Break, cst.Continue, cst.Return)) for n in C.walk(loop.body)):
+    if loop.orelse is not None or any(isinstance(n, (cst.Break, cst.Continue, cst.Return)) for n in walk(loop.body)):
         return "the loop exits early (`break`, `continue`, `return` or `else`): the vector form runs every element"
     carried = _carried(analyzer, loop)
     if carried:
@@ -91,20 +97,20 @@ def _outside_loops(finding: Finding, analyzer: FileAnalyzer) -> str | None:
         use = _host_use(analyzer, node)
         if use:
             return f"the element is used on the host ({use}): a view would only move the sync there"
-        if any(not C.is_host_int(analyzer, v) for v in C.index_values(node) or []):
+        if any(not is_host_int(analyzer, v) for v in index_values(node) or []):
             return "an index is not a host integer"
     return None
 
 
 def _host_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | None:
     child, parent = node, analyzer.parents.get(node)
-    while parent is not None and C.elementwise_parent(analyzer, child, parent):
+    while parent is not None and elementwise_parent(analyzer, child, parent):
         child, parent = parent, analyzer.parents.get(parent)
     if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and getattr(parent, "test", None) is child:
         return "a condition"
     if isinstance(parent, cst.Arg):
         call = analyzer.parents.get(parent)
-        name = C.call_name(call.func) if isinstance(call, cst.Call) else None
+        name = call_name(call.func) if isinstance(call, cst.Call) else None
         if name and name[-1] in ("int", "float", "bool", "range", "len", "print", "str"):
             return f"`{name[-1]}()`"
     if isinstance(parent, (cst.Index, cst.Slice)):
@@ -118,17 +124,17 @@ def _carried(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
     scope = analyzer.scopes.get(loop)
     if scope is None:
         return None
-    own = C.names_in(loop.target)
+    own = names_in(loop.target)
     positions = analyzer.positions
     bound_at: dict[str, list[tuple[int, int]]] = {}
     reads: list[tuple[tuple[int, int], str]] = []
-    for name in C.walk(loop.body):
+    for name in walk(loop.body):
         if not isinstance(name, cst.Name) or name.value in own or analyzer.scopes.get(name) is not scope:
             continue
         parent = analyzer.parents.get(name)
         if isinstance(parent, cst.Attribute) and parent.attr is name or isinstance(parent, cst.Arg) and parent.keyword is name:
             continue
-        statement = C.enclosing_statement(analyzer, name)
+        statement = enclosing_statement(analyzer, name)
         binding = any(a.node is name for a in scope.assignments[name.value])
         if binding:  # bound once its statement has run; an augmented target is read first
             simple = isinstance(statement, cst.SimpleStatementLine)
@@ -145,23 +151,23 @@ def _carried(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
 def _other_index(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
     index = loop.target.value  # type: ignore[attr-defined]
     code = analyzer.module.code_for_node
-    for node in C.walk(loop.body):
+    for node in walk(loop.body):
         if not isinstance(node, cst.Subscript) or not analyzer.context.inference.kind(node.value).is_array:
             continue
-        for value in C.index_values(node) or []:
+        for value in index_values(node) or []:
             shifted = (
                 isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract))
-                and isinstance(value.left, cst.Name) and value.left.value == index and C.integer_value(value.right) is not None
+                and isinstance(value.left, cst.Name) and value.left.value == index and integer_value(value.right) is not None
             )
-            if index in C.names_in(value) and not (isinstance(value, cst.Name) and value.value == index) and not shifted:
+            if index in names_in(value) and not (isinstance(value, cst.Name) and value.value == index) and not shifted:
                 return code(value)
     return None
 
 
 def _unknown_call(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
-    for node in C.walk(loop.body):
-        if isinstance(node, cst.Call) and not C.is_elementwise_call(analyzer, node) and C.module_function(analyzer, node) is None:
-            name = C.call_name(node.func)
+    for node in walk(loop.body):
+        if isinstance(node, cst.Call) and not is_elementwise_call(analyzer, node) and module_function(analyzer, node) is None:
+            name = call_name(node.func)
             if name and name[-1] not in ("range", "len", "enumerate", "zip", "reversed"):
                 return ".".join(name)
     return None

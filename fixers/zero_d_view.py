@@ -35,8 +35,11 @@ import libcst as cst
 
 from scalarlint.diagnostics import Applicability, Fix
 
-from . import _common as C
 from .array_evidence import known_array
+from .edits import replace_expression
+from .elementwise import elementwise_parent, module_function
+from .index_facts import deferred_to_search
+from .namespaces import array_namespace_alias
 from .slice_view import sliced
 
 if TYPE_CHECKING:
@@ -53,7 +56,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
         return []
     if not analyzer.context.inference.selects_element(read) or not known_array(analyzer, read.value):
         return []
-    if C.deferred_to_search(analyzer, read):
+    if deferred_to_search(analyzer, read):
         return []
     parent = analyzer.parents.get(read)
     if isinstance(parent, cst.Element):  # a, b = A[0, 0], A[0, 1]: the name at the same place
@@ -67,7 +70,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
             return []
     elif not (isinstance(parent, cst.Return) and parent.value is read):
         return []
-    xp = C.array_namespace_alias(analyzer, read)
+    xp = array_namespace_alias(analyzer, read)
     view = sliced(analyzer, read)
     if xp is None or view is None:
         return []
@@ -75,7 +78,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
         func=cst.Attribute(value=cst.Name(xp), attr=cst.Name("reshape")),
         args=[cst.Arg(view), cst.Arg(cst.Tuple(elements=[], lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))],
     )
-    return [Fix(Applicability.UNSAFE, MESSAGE, (C.replace_expression(analyzer, read, reshape),))]
+    return [Fix(Applicability.UNSAFE, MESSAGE, (replace_expression(analyzer, read, reshape),))]
 
 
 def _unpacked_name(analyzer: FileAnalyzer, element: cst.Element) -> cst.Name | None:
@@ -114,11 +117,11 @@ def _device_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
         subscript = analyzer.parents.get(element)
         # the whole index of a one-axis subscript: a gather or scatter by a 0-d device index
         return isinstance(subscript, cst.Subscript) and len(subscript.slice) == 1
-    while parent is not None and C.elementwise_parent(analyzer, child, parent):
+    while parent is not None and elementwise_parent(analyzer, child, parent):
         child, parent = parent, analyzer.parents.get(parent)
     if isinstance(parent, cst.Arg):
         call = analyzer.parents.get(parent)
-        return isinstance(call, cst.Call) and C.module_function(analyzer, call) is not None and not parent.star
+        return isinstance(call, cst.Call) and module_function(analyzer, call) is not None and not parent.star
     if isinstance(parent, (cst.Assign, cst.AugAssign)):
         return parent.value is child
     if isinstance(parent, cst.Return):

@@ -177,7 +177,8 @@ class NoqaRun:
 def add_noqa(diagnostics: list[Diagnostic], root: Path) -> NoqaRun:
     """Write a directive for every finding into its file (files under ``root`` only, when
     reached through a symbolic link, as ``--fix``)."""
-    from scalarlint.fixers.engine import FileFix, FixOutcome, read_for_fix, write_atomic
+    from scalarlint.fixers.outcomes import FileFix, FixOutcome
+    from scalarlint.fixers.write_back import read_for_fix, write_atomic
 
     by_file: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in diagnostics:

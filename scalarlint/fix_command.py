@@ -31,7 +31,7 @@ from scalarlint.run_report import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, ReportO
 if TYPE_CHECKING:
     from scalarlint.analysis.sources import SourceFile
     from scalarlint.baseline import Baseline
-    from scalarlint.fixers.engine import FileFix, FixRun
+    from scalarlint.fixers.outcomes import FileFix, FixRun
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def check_and_fix(
     rewritten = 0
     for fixed in run.files:
         if fixed is not stdin_fix and fixed.outcome.text != fixed.source.text:
-            from scalarlint.fixers.engine import write_atomic
+            from scalarlint.fixers.write_back import write_atomic
 
             error = write_atomic(fixed, root=Path(config.root), read_only=fix_read_only)
             if error is not None:  # left as it was: report the file as it is on disk
@@ -79,7 +79,7 @@ def check_and_fix(
 
     to_stderr = stdin_fix is not None  # stdout carries the fixed source
     if stdin_fix is not None:
-        from scalarlint.fixers.engine import encoded
+        from scalarlint.fixers.write_back import encoded
 
         sys.stdout.flush()
         sys.stdout.buffer.write(encoded(stdin_fix.outcome.text, stdin_fix.source))
@@ -99,7 +99,7 @@ def check_and_fix(
 
 def _fixed_source(fixed: FileFix) -> SourceFile:
     """The fixed text as a source of its own (for a notebook, with its cells where they now are)."""
-    from scalarlint.fixers.engine import encoded
+    from scalarlint.fixers.write_back import encoded
 
     source = decode_source(encoded(fixed.outcome.text, fixed.source), fixed.path)
     return fixed.source if isinstance(source, FileError) else source
@@ -135,7 +135,7 @@ def _print_diff(run: FixRun, unsafe: bool) -> None:
     """``--diff``: the patch on stdout, then on stderr what it would fix (counted as the report
     counts), the unsafe fixes it leaves out (``N fixes available with `--unsafe-fixes```, as
     ruff says it) and the files that could not be checked; then exit."""
-    from scalarlint.fixers.engine import diff_bytes
+    from scalarlint.fixers.diffs import diff_bytes
 
     changed = run.changed
     for fixed in changed:

@@ -8,7 +8,8 @@ import stat
 from pathlib import Path
 
 import pytest
-from scalarlint.fixers import engine
+from scalarlint.fixers import engine, write_back
+from scalarlint.fixers.outcomes import FileFix
 
 from scalarlint import fixers
 from scalarlint.analysis.sources import read_source
@@ -218,7 +219,7 @@ RULE = "def rrule_f(x):\n    xp = array_namespace(x)\n    return xp.zeros_like(x
 FIXED_LINE = "xp.sum(x.reshape(-1))"
 
 
-def _fix_file(path: Path) -> engine.FileFix:
+def _fix_file(path: Path) -> FileFix:
     run = engine.fix_paths([path], Config(), unsafe=False)
     assert run.errors == [] and len(run.files) == 1
     return run.files[0]
@@ -239,7 +240,7 @@ def test_written_file_keeps_encoding_bom_newlines_and_mode(tmp_path: Path, encod
     path.write_bytes(text.encode(encoding))
     os.chmod(path, 0o640)
     fixed = _fix_file(path)
-    assert engine.write_atomic(fixed) is None
+    assert write_back.write_atomic(fixed) is None
     raw = path.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf") == (encoding == "utf-8-sig")
     decoded = raw.decode(encoding)
@@ -254,7 +255,7 @@ def test_file_changed_on_disk_is_not_overwritten(tmp_path: Path) -> None:
     path.write_text("from array_api_compat import array_namespace\n" + RULE, encoding="utf-8")
     fixed = _fix_file(path)
     path.write_text("# someone else's edit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
-    error = engine.write_atomic(fixed)
+    error = write_back.write_atomic(fixed)
     assert error is not None and "changed on disk" in error.message
     assert path.read_text(encoding="utf-8").startswith("# someone else's edit\n")
     assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]
@@ -264,7 +265,7 @@ def test_no_final_newline_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "rule.py"
     path.write_text(("from array_api_compat import array_namespace\n" + RULE).rstrip("\n"), encoding="utf-8")
     fixed = _fix_file(path)
-    assert engine.write_atomic(fixed) is None
+    assert write_back.write_atomic(fixed) is None
     assert path.read_text(encoding="utf-8").endswith(FIXED_LINE)
 
 
@@ -303,8 +304,8 @@ def test_write_goes_through_a_temporary_file_in_the_same_folder(tmp_path: Path, 
         assert Path(src).read_text(encoding="utf-8") == fixed.outcome.text  # complete before the swap
         real_replace(src, dst)
 
-    monkeypatch.setattr(engine.os, "replace", spy)
-    assert engine.write_atomic(fixed) is None
+    monkeypatch.setattr(write_back.os, "replace", spy)
+    assert write_back.write_atomic(fixed) is None
     assert len(calls) == 1 and Path(calls[0][0]).parent == tmp_path and calls[0][1] == str(path)
 
 
@@ -318,9 +319,9 @@ def test_symlink_inside_the_tree_is_written_through_to_its_target(tmp_path: Path
     _rule_file(target)
     link = tmp_path / "link.py"
     link.symlink_to(target.name)
-    source, mtime = engine.read_for_fix(str(link))  # type: ignore[misc]
-    fixed = engine.FileFix(source, engine.fix_source(source, Config(), False), mtime)
-    assert engine.write_atomic(fixed, root=tmp_path) is None
+    source, mtime = write_back.read_for_fix(str(link))  # type: ignore[misc]
+    fixed = FileFix(source, engine.fix_source(source, Config(), False), mtime)
+    assert write_back.write_atomic(fixed, root=tmp_path) is None
     assert link.is_symlink() and os.readlink(link) == "real.py"
     assert FIXED_LINE in target.read_text(encoding="utf-8")
 
@@ -334,9 +335,9 @@ def test_symlink_to_a_file_outside_the_tree_is_refused(tmp_path: Path) -> None:
     before = target.read_bytes()
     link = tree / "link.py"
     link.symlink_to(target)
-    source, mtime = engine.read_for_fix(str(link))  # type: ignore[misc]
-    fixed = engine.FileFix(source, engine.fix_source(source, Config(), False), mtime)
-    error = engine.write_atomic(fixed, root=tree)
+    source, mtime = write_back.read_for_fix(str(link))  # type: ignore[misc]
+    fixed = FileFix(source, engine.fix_source(source, Config(), False), mtime)
+    error = write_back.write_atomic(fixed, root=tree)
     assert error is not None and "outside the checked tree" in error.message
     assert target.read_bytes() == before and link.is_symlink()
 
@@ -347,7 +348,7 @@ def test_hard_links_stay_one_file(tmp_path: Path) -> None:
     other = tmp_path / "same.py"
     os.link(path, other)
     inode = os.stat(path).st_ino
-    assert engine.write_atomic(_fix_file(path), root=tmp_path) is None
+    assert write_back.write_atomic(_fix_file(path), root=tmp_path) is None
     assert os.stat(path).st_ino == inode == os.stat(other).st_ino and os.stat(path).st_nlink == 2
     assert FIXED_LINE in other.read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rule.py", "same.py"]
@@ -359,9 +360,9 @@ def test_read_only_files_are_refused_unless_asked(tmp_path: Path) -> None:
     os.chmod(path, 0o444)
     before = path.read_bytes()
     fixed = _fix_file(path)
-    error = engine.write_atomic(fixed)
+    error = write_back.write_atomic(fixed)
     assert error is not None and "read-only" in error.message and path.read_bytes() == before
-    assert engine.write_atomic(fixed, read_only=True) is None
+    assert write_back.write_atomic(fixed, read_only=True) is None
     assert FIXED_LINE in path.read_text(encoding="utf-8")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o444
 
@@ -377,8 +378,8 @@ def test_a_full_disk_leaves_the_original_intact(tmp_path: Path, monkeypatch: pyt
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(engine.os, "fsync", full)
-    error = engine.write_atomic(fixed)
+    monkeypatch.setattr(write_back.os, "fsync", full)
+    error = write_back.write_atomic(fixed)
     assert error is not None and "No space left on device" in error.message
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]
@@ -389,7 +390,7 @@ def test_temporary_files_of_a_killed_run_are_removed(tmp_path: Path) -> None:
     _rule_file(path)
     leftover = tmp_path / ".rule.py.abc123.scalarlint-fix"
     leftover.write_text("half a file")
-    assert engine.write_atomic(_fix_file(path)) is None
+    assert write_back.write_atomic(_fix_file(path)) is None
     assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]
 
 
@@ -413,15 +414,16 @@ def test_cli_fix_read_only_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 KILL = """
 import os, sys
 from scalarlint.config import Config
-from scalarlint.fixers import engine
+from scalarlint.fixers import engine, write_back
+from scalarlint.fixers.outcomes import FileFix
 path = sys.argv[1]
-source, mtime = engine.read_for_fix(path)
-fixed = engine.FileFix(source, engine.fix_source(source, Config(), False), mtime)
+source, mtime = write_back.read_for_fix(path)
+fixed = FileFix(source, engine.fix_source(source, Config(), False), mtime)
 if sys.argv[2] == "before-replace":
-    engine.os.replace = lambda *a: os._exit(9)  # killed between the temporary file and the replace
+    write_back.os.replace = lambda *a: os._exit(9)  # killed between the temporary file and the replace
 else:
-    engine.os.fsync = lambda fd: os._exit(9)  # killed while the new bytes are being written
-engine.write_atomic(fixed)
+    write_back.os.fsync = lambda fd: os._exit(9)  # killed while the new bytes are being written
+write_back.write_atomic(fixed)
 """
 
 
@@ -436,6 +438,6 @@ def test_a_killed_run_leaves_the_file_as_it_was_and_the_next_run_cleans_up(tmp_p
     killed = subprocess.run([sys.executable, "-c", KILL, str(path), moment], capture_output=True)
     assert killed.returncode == 9
     assert path.read_bytes() == before  # as it was, never half written
-    assert engine.write_atomic(_fix_file(path)) is None  # the next run fixes it
+    assert write_back.write_atomic(_fix_file(path)) is None  # the next run fixes it
     assert FIXED_LINE in path.read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["rule.py"]  # and no temporary file is left
