@@ -9,7 +9,7 @@ about indexes in ``index_facts``, all of which ask these.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -30,13 +30,6 @@ def ancestors(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[cst.CSTNode
         parent = analyzer.parents.get(parent)
 
 
-def enclosing_function(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.CSTNode | None:
-    for parent in ancestors(analyzer, node):
-        if isinstance(parent, (cst.FunctionDef, cst.Lambda)):
-            return parent
-    return None
-
-
 def enclosing_statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.BaseStatement | None:
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
@@ -50,12 +43,6 @@ def names_in(node: cst.CSTNode) -> set[str]:
 
 def contains(node: cst.CSTNode, types: tuple[type, ...]) -> bool:
     return any(isinstance(n, types) for n in walk(node))
-
-
-def first_of(items: Iterable[cst.CSTNode]) -> cst.CSTNode | None:
-    for item in items:
-        return item
-    return None
 
 
 # -- literals and dotted names ---------------------------------------------------------------
@@ -120,8 +107,3 @@ def binding_value(analyzer: FileAnalyzer, target: cst.CSTNode) -> cst.BaseExpres
     if isinstance(parent, cst.AnnAssign) and parent.value is not None and parent.target is target:
         return parent.value
     return None
-
-
-def name_is_free(analyzer: FileAnalyzer, node: cst.CSTNode, name: str) -> bool:
-    scope = analyzer.scopes.get(node)
-    return scope is None or name not in scope

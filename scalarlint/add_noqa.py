@@ -13,7 +13,7 @@ comment is kept and followed by the directive. Nothing else changes, byte for by
 the encoding (cookie or BOM), trailing blanks on other lines; the edited line loses only its own
 trailing blanks before the two spaces that precede a new comment. In a notebook the directive
 goes into the cell's source line (``notebooks.Notebook.render`` rewrites only the changed cells).
-Files are written like ``--fix`` writes them (``fixers.engine.write_atomic``).
+Files are written like ``--fix`` writes them (``fixers.write_back.write_atomic``).
 """
 
 from __future__ import annotations
