@@ -21,8 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from scalarlint.atomic_text import write_text_atomic
 from scalarlint.config import Config, ConfigError
 from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.fix_counts import plural
@@ -149,27 +148,12 @@ def _entry(entry: Any, number: int, broken: Callable[[str], BaselineError]) -> K
 
 
 def write(path: Path, counts: Counter[Key]) -> None:
-    """Write the baseline atomically (a temporary file renamed over it), so that an interrupted
-    run never leaves half a baseline for the next one to reject; with the old file's permission
-    bits, or those a new file gets."""
+    """Write the baseline atomically (``atomic_text``), so that an interrupted run never leaves
+    half a baseline for the next one to reject; with the old file's permission bits, or those a
+    new file gets."""
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        write_text_atomic(path, render(counts))
     except OSError as exc:
-        raise BaselineError(f"cannot write baseline {path}: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(render(counts))
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         raise BaselineError(f"cannot write baseline {path}: {exc.strerror or exc}") from exc
 
 

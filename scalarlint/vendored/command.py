@@ -22,7 +22,7 @@ from pathlib import Path
 from scalarlint.config import Config, find_config
 
 from . import VERSION, State, inspect_copy, template_text
-from ._write import write_atomic
+from scalarlint.atomic_text import write_text_atomic
 from .configure import ConfigureError, set_allow_scalar_import
 from .locate import DEFAULT_FILE, default_target, module_file, module_name, planned_file, setting_module
 
@@ -92,7 +92,7 @@ def write_copy(target: Path, force: bool) -> str:
         why = "was edited (it is no release of its version)" if found.state is State.EDITED else f"was written by a newer scalarlint (v{found.version})"
         raise VendorError(f"{shown} {why}; not overwritten: pass --force to replace it with allow_scalar v{VERSION}")
     try:
-        write_atomic(target, template_text())
+        write_text_atomic(target, template_text())
     except OSError as exc:
         raise VendorError(f"cannot write {shown}: {exc.strerror or exc}") from exc
     if found is None:

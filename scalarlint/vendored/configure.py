@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._write import write_atomic
+from scalarlint.atomic_text import write_text_atomic
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -63,7 +63,7 @@ def set_allow_scalar_import(path: Path, module: str) -> None:
     if after != expected:
         raise ConfigureError(f"{path} is not laid out simply enough to edit safely")
     try:
-        write_atomic(path, new_text)
+        write_text_atomic(path, new_text)
     except OSError as exc:
         raise ConfigureError(f"cannot write {path}: {exc.strerror or exc}") from exc
 

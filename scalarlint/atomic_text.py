@@ -1,8 +1,10 @@
 """Write a whole text file atomically: a temporary file in the same folder, then ``os.replace``.
 
-An interrupted ``scalarlint vendor`` must leave either the old file or the new one, never half
-of a module the project imports or half of its ``pyproject.toml``. The replaced file's
-permission bits are kept (a new file gets the umask's).
+An interrupted run must leave either the old file or the new one: never half of a module the
+project imports or of its ``pyproject.toml`` (``scalarlint vendor``), never half a baseline
+for the next run to reject (``baseline``). The replaced file's permission bits are kept (a new
+file gets the umask's). ``--fix`` has its own writer (``fixers.write_back``): it keeps a
+file's bytes and encoding, where these files are UTF-8 text scalarlint wrote.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8, line endings as given) over ``path``; ``OSError`` on failure, with
     ``path`` as it was."""
     try:
