@@ -110,15 +110,10 @@ class _Indexer(ast.NodeVisitor):
                     self.func_stack[-1].calls.append(target)
         if self.func_stack or self.class_stack or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
-        alias = node.targets[0].id
-        if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) and node.value.func.id in self.index.top_level:
-            # _grad = make_grad(torch): a factory's product; calling it runs the closure the
-            # factory returns, which the factory's entry reaches (visit_Return)
-            self.index.top_level[alias] = self.index.top_level[node.value.func.id]
-            return
         dotted = dotted_name(node.value)
         if not dotted:
             return
+        alias = node.targets[0].id
         head, _, rest = dotted.partition(".")
         if head in self.index.imports:
             self.index.imports[alias] = self.index.imports[head] + (f".{rest}" if rest else "")
@@ -241,10 +236,6 @@ class _Indexer(ast.NodeVisitor):
         """Notes whether the function around returns an array package's result (``returns_array``)."""
         if self.func_stack:
             self._returned().note_return(node.value)
-            # return grad_fn: a factory hands out a closure of its own; whoever reaches the
-            # factory (and calls what it made) runs the closure
-            factory = self.func_stack[-1].key
-            self.func_stack[-1].calls.extend((name,) for name in _returned_names(node.value) if f"{factory}.{name}" in self.index.functions)
         self.generic_visit(node)
 
     def _returned(self) -> ReturnedArrays:
@@ -305,12 +296,6 @@ class _Indexer(ast.NodeVisitor):
                 self.rule_names_passed.add(arg.id)
             elif isinstance(arg, ast.Attribute):
                 self.rule_names_passed.add(arg.attr)
-
-
-def _returned_names(value: ast.expr | None) -> list[str]:
-    """The plain names a ``return`` hands out, alone or in a tuple."""
-    parts = value.elts if isinstance(value, ast.Tuple) else [value]
-    return [part.id for part in parts if isinstance(part, ast.Name)]
 
 
 def call_target(func: ast.expr) -> tuple[str, ...] | None:

@@ -1,7 +1,6 @@
 """Conventions the inference takes where types run out: an index named a mask is an array of
-booleans, a comparison against the subscripted array (on either side) selects by mask, a loop
-whose body calls ``.item()`` on ``x[i]`` reads one element per step, and a closure a factory
-returns is reached through the factory's product."""
+booleans, a comparison against the subscripted array (on either side) selects by mask, and a
+loop whose body calls ``.item()`` on ``x[i]`` reads one element per step."""
 
 from __future__ import annotations
 
@@ -86,41 +85,3 @@ def test_item_of_an_element_in_a_loop_over_the_data_is_an_element_loop(tmp_path:
     element by element (SL104), and the conversion is reported once (SL105)."""
     found = _codes(tmp_path, ITEM_IN_A_LOOP)
     assert (9, "SL104") in found and (10, "SL105") in found
-
-
-FACTORY = '''\
-import numpy
-import torch
-
-
-def make_grad(backend):
-    def grad_generic(D, E):
-        m, n = D.shape
-        for j in range(n - 1, 0, -1):
-            for i in range(m - 1, 0, -1):
-                E[i - 1, j - 1] = E[i, j] * backend.exp(D[i, j])
-        return E
-
-    return grad_generic
-
-
-_grad = make_grad(torch)
-
-
-class SoftAlign(torch.autograd.Function):
-    @staticmethod
-    def backward(ctx, g):
-        D, E = ctx.saved_tensors
-        return _grad(D, E) * g
-'''
-
-
-def test_a_closure_made_by_a_factory_is_reached_through_the_product(tmp_path: Path) -> None:
-    """``_grad = make_grad(torch)`` and the rule calls ``_grad``: the closure the factory
-    returns runs, so its element loop and writes are checked; without the call nothing is."""
-    (tmp_path / "reached").mkdir()
-    (tmp_path / "unreached").mkdir()
-    found = _codes(tmp_path / "reached", FACTORY)
-    assert (10, "SL102") in found
-    unreached = FACTORY.replace("return _grad(D, E) * g", "return E * g")
-    assert not [f for f in _codes(tmp_path / "unreached", unreached) if f[0] < 16]
