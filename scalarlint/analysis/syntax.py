@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import libcst as cst
 
 
@@ -65,23 +63,6 @@ def is_converter_call(node: cst.CSTNode | None) -> bool:
     """``int(...)``, ``float(...)``, ``bool(...)``, ``complex(...)``."""
     name = call_name(node.func) if isinstance(node, cst.Call) else None
     return name is not None and len(name) == 1 and name[0] in CONVERTERS
-
-
-ELEMENT_METHODS = ("item", "asscalar")  # array methods that accept a one-element array only
-
-
-def element_conversion(node: cst.BaseExpression, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> str | None:
-    """The conversion that takes ``node`` whole and accepts one element only: ``int`` in
-    ``int(x[i])``, ``item`` in ``x[i].item()``; None otherwise. What it converts is therefore
-    one element, whatever the array's rank."""
-    parent = parents.get(node)
-    if isinstance(parent, cst.Arg) and is_converter_call(parents.get(parent)):
-        return call_name(parents[parent].func)[0]  # type: ignore[attr-defined,index]
-    if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in ELEMENT_METHODS:
-        call = parents.get(parent)
-        if isinstance(call, cst.Call) and call.func is parent and not call.args:
-            return parent.attr.value
-    return None
 
 
 def is_name(node: cst.CSTNode | None, name: str) -> bool:

@@ -17,7 +17,7 @@ import libcst as cst
 from scalarlint.analysis.array_api import JAX_UPDATES
 from scalarlint.analysis.inference import Inference, call_name, is_range_name, positional
 from scalarlint.analysis.kinds import Tag
-from scalarlint.analysis.syntax import element_conversion, jax_at_base
+from scalarlint.analysis.syntax import is_converter_call, jax_at_base
 from scalarlint.analysis.tree import children, walk
 from scalarlint.diagnostics import Severity
 
@@ -144,7 +144,8 @@ def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and node is not body:
             continue
         if isinstance(node, cst.Subscript):
-            converted = element_conversion(node, ctx.parents) is not None
+            parent = ctx.parents.get(node)
+            converted = isinstance(parent, cst.Arg) and is_converter_call(ctx.parents.get(parent))
             if ctx.inference.selects_element(node, converted=converted):
                 found.append(node)
         stack.extend(reversed(children(node)))

@@ -1,6 +1,7 @@
 """Conventions the inference takes where types run out: an index named a mask is an array of
-booleans, a comparison against the subscripted array (on either side) selects by mask, and a
-loop whose body calls ``.item()`` on ``x[i]`` reads one element per step."""
+booleans, and a comparison against the subscripted array (on either side) selects by mask. And
+a regression case: a loop whose body calls ``.item()`` on ``x[i]`` is an element loop, and the
+conversion is reported once."""
 
 from __future__ import annotations
 
