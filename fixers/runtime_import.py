@@ -20,8 +20,8 @@ from libcst.metadata import Assignment
 
 from pathlib import Path
 
+from scalarlint.analysis.project import module_name_for
 from scalarlint.diagnostics import Edit
-from scalarlint.vendored.locate import package_of
 
 from .cst_helpers import dotted
 from .import_placement import insert_edit, merge_edit, spelling
@@ -62,7 +62,8 @@ def import_spelling(file_path: str, module_path: str) -> str:
     the absolute import."""
     if not file_path.endswith(".py") or module_path.startswith("."):
         return module_path
-    package = package_of(Path(file_path))
+    _, dotted_package = module_name_for(Path(file_path))
+    package = dotted_package.split(".") if dotted_package else []
     target = module_path.split(".")
     if not package or target[0] != package[0]:
         return module_path

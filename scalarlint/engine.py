@@ -20,7 +20,7 @@ from scalarlint.analysis.sources import SourceFile, decode_source, read_regular
 from scalarlint.cache import Cache, NoCache, content_digest
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
-from scalarlint.file_passes import _COLLECT, analyze_whole, index_source, is_time_limit, quiet_gc, syntax_error  # noqa: F401 (quiet_gc, syntax_error: re-exported)
+from scalarlint.file_passes import analyze_whole, collects_after_file, index_source, is_time_limit, quiet_gc, syntax_error  # noqa: F401 (quiet_gc, syntax_error: re-exported)
 from scalarlint.files import discover
 from scalarlint.read_errors import locate
 from scalarlint.time_limit import TimeLimitExceeded
@@ -93,7 +93,7 @@ def _ended(path: str, what: str, why: BaseException) -> FileError:
 def _freeze_run_state() -> None:
     """What the run holds so far (indexes, sources) is never garbage: keep it out of every
     later cyclic pass (under ``quiet_gc``), in this process and in the workers forked from it."""
-    if _COLLECT["after_file"]:
+    if collects_after_file():
         gc.freeze()
 
 

@@ -44,6 +44,11 @@ def quiet_gc(collect_after_file: bool = True) -> None:
     _COLLECT["after_file"] = collect_after_file
 
 
+def collects_after_file() -> bool:
+    """Whether ``quiet_gc(collect_after_file=True)`` is in force in this process."""
+    return bool(_COLLECT["after_file"])
+
+
 def _collect_garbage_after(lines: int) -> None:
     """Under ``quiet_gc(collect_after_file=True)``: one cyclic pass per ``COLLECT_EVERY_LINES``
     analysed lines, after dropping the last tree's kept children; the freed pages go back to

@@ -90,7 +90,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     for part in (_builtin_call, _transfer_call, _method_call):
         if (yield from part(node, name, args, ctx)):
             return  # the part recognised the call, with or without a finding
-    yield from _module_function_call(node, name, args, ctx)
+    yield from _module_function_call(node, args, ctx)
 
 
 def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
@@ -210,7 +210,7 @@ def _method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpr
     return False
 
 
-def _module_function_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Iterator[Finding]:
+def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: CheckContext) -> Iterator[Finding]:
     """NumPy reading a tensor on the host (``np.asarray(t)``, ``np.zeros_like(dy)``), sizes
     from elements (``xp.zeros(n[b])``), ``xp.asnumpy``-style copies."""
     func = ctx.inference.module_call(node)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scalarlint.config import Config, find_config
+from scalarlint.output.github import display_path
 
 from . import VERSION, State, inspect_copy, template_text
 from scalarlint.atomic_text import write_text_atomic
@@ -148,8 +149,5 @@ def stale_copy_note(config: Config) -> str | None:
 
 
 def _shown(path: Path) -> str:
-    """``path`` relative to the current folder where it is below it, as the report writes paths."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    """``path`` as the report writes paths (relative to the current folder below it)."""
+    return display_path(str(path.resolve()))

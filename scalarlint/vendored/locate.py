@@ -17,7 +17,6 @@ __all__ = [
     "default_target",
     "module_file",
     "module_name",
-    "package_of",
     "setting_module",
 ]
 
@@ -33,26 +32,14 @@ def setting_module(value: str) -> str:
     return module if module and last == NAME else value
 
 
-def package_of(path: Path) -> list[str]:
-    """The dotted parts of the package ``path`` (a file) belongs to: the chain of folders with
-    an ``__init__.py`` above it, outermost first; ``[]`` outside any package. The package of
-    ``pkg/__init__.py`` is ``pkg``, as Python resolves its relative imports."""
-    parts: list[str] = []
-    folder = path.resolve().parent
-    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
-        parts.insert(0, folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return parts
-
-
 def module_name(path: Path, root: Path) -> str:
     """The dotted module name of the file ``path``: its package, then its stem; outside a
     package, its path below the import root (``root`` or ``root/src``), else its stem."""
-    package = package_of(path)
+    from scalarlint.analysis.project import module_name_for  # the first pass's own rule; imported when asked
+
+    module, package = module_name_for(path)
     if package:
-        return ".".join([*package, path.stem])
+        return module
     resolved = path.resolve()
     for base in (root.resolve() / "src", root.resolve()):
         try:

@@ -18,6 +18,7 @@ from scalarlint.config import config_from_table
 from scalarlint.diagnostics import Applicability
 from scalarlint.fixers.engine import check_text, fix_source
 from scalarlint.vendored import template_text
+from without_scalarlint import BLOCK_SCALARLINT  # tests/ is on the path through its conftest
 
 RULE = '''\
 import numpy as np
@@ -33,20 +34,6 @@ def rrule_first(x):
 
     return x * scale, first_pullback
 '''
-
-BLOCK_SCALARLINT = textwrap.dedent(
-    """
-    import sys
-
-    class _NoScalarlint:
-        def find_spec(self, name, path=None, target=None):
-            if name == "scalarlint" or name.startswith("scalarlint."):
-                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-            return None
-
-    sys.meta_path.insert(0, _NoScalarlint())
-    """
-)
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:

@@ -24,21 +24,8 @@ import pytest
 
 from scalarlint.runtime import ScalarIndexingError, disallow_scalar, scalar_allowed, strict
 from scalarlint.vendored import RELEASED, VERSION, State, digest, inspect_copy, template_text, version_of
+from without_scalarlint import BLOCK_SCALARLINT  # tests/ is on the path through its conftest
 
-# A meta-path finder that makes `import scalarlint` fail, as where it is not installed.
-BLOCK_SCALARLINT = textwrap.dedent(
-    """
-    import sys
-
-    class _NoScalarlint:
-        def find_spec(self, name, path=None, target=None):
-            if name == "scalarlint" or name.startswith("scalarlint."):
-                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-            return None
-
-    sys.meta_path.insert(0, _NoScalarlint())
-    """
-)
 
 # Run in the subprocesses: every behaviour of the scope, printed as JSON.
 BEHAVIOUR = textwrap.dedent(
