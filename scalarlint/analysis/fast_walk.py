@@ -1,25 +1,28 @@
-"""libcst's scope analysis and child lists without rebuilding the tree on every walk.
+"""libcst's scope analysis and child lists without rebuilding the tree on every walk, and
+without changing libcst itself.
 
 A libcst visit is built for transformers: every node visited, even by a read-only
 ``CSTVisitor``, has its children visited through ``_visit_and_replace_children``, which
 constructs (and validates) a fresh copy of the node that is then thrown away. That rebuild was
-most of the second pass's time: ``ScopeProvider`` walks the tree four times (two batched walks
-and the walks of its own two visitors, expression contexts and scopes), and ``node.children``
-is computed the same way.
+most of the second pass's time: ``ScopeProvider`` walks the tree with two visitors (expression
+contexts, then scopes), and ``node.children`` is computed the same way.
 
-This module keeps libcst's analysis and changes only how it walks:
+This module keeps libcst's analysis and changes only how the project walks, through its own
+entry points (nothing here assigns to a libcst class or module: other code in the process,
+fixers' transformers included, sees libcst exactly as installed):
 
 - ``child_nodes``: a node's children in libcst's own order, read off its fields. The order of
   each node class is recorded once per process from libcst itself (the field names its
   ``_visit_and_replace_children`` announces through ``on_visit_attribute``), so it follows
   whatever libcst version is installed.
-- ``resolve_scopes``: ``ScopeProvider``'s result for a module, computed by libcst's own
-  expression-context and scope visitors, walked with ``child_nodes`` instead of rebuilding
-  every node. Those visitors call ``node.visit(self)`` on parts of the tree themselves, so
-  importing this module replaces ``CSTNode.visit`` process-wide with a wrapper: for exactly
-  those two visitor classes (``_READ_ONLY_VISITORS``, exact types, no subclasses) it walks
-  with ``_walk``; every other visitor, transformers included, runs libcst's ``visit``
-  untouched.
+- ``expression_contexts``: ``ExpressionContextProvider``'s result, from a plain walk with a
+  table of the nodes that give their fields another context (that visitor builds a new visitor
+  for every assignment target, attribute and subscript, so it cannot be walked faster from
+  outside without replacing it).
+- ``resolve_scopes``: ``ScopeProvider``'s result, computed by libcst's own scope visitor. That
+  visitor calls ``node.visit(self)`` on parts of the tree itself; its subclass here answers
+  libcst's ``on_visit`` by walking the part with ``child_nodes`` and returning ``False``, so
+  libcst never rebuilds anything below (the callbacks run in libcst's order all the same).
 - ``resolve_positions``: ``PositionProvider``'s result, without the extra walk
   ``MetadataWrapper`` makes.
 - ``break_scope_cycles``: lets a finished analysis be freed without the cyclic collector.
@@ -28,8 +31,8 @@ It uses libcst internals (``_visit_and_replace_children``, the scope visitor, th
 ``_computed`` tables). A libcst without them (``SUPPORTED`` false) gets libcst's own public API
 for every answer here: slower, the same results.
 
-The children, scopes and positions are checked against libcst's own results on every node of
-the project's code and the corpora (``tests/checker/test_fast_walk.py``).
+The children, contexts, scopes and positions are checked against libcst's own results on every
+node of the project's code and the corpora (``tests/checker/test_fast_walk.py``).
 """
 
 from __future__ import annotations
@@ -40,8 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import CodeRange, ExpressionContextProvider, MetadataWrapper, PositionProvider, ScopeProvider
-from libcst.metadata.expression_context_provider import ExpressionContextVisitor
+from libcst.metadata import CodeRange, ExpressionContext, ExpressionContextProvider, MetadataWrapper, PositionProvider, ScopeProvider
 from libcst.metadata.scope_provider import Scope, ScopeVisitor
 
 try:  # libcst internals this module relies on; without them it falls back to libcst's own API
@@ -153,70 +155,119 @@ def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
     return frozenset(found)
 
 
-class _ScopeWalk(ScopeVisitor):
-    """libcst's scope visitor, walked by ``_walk_scope`` with its per-node dispatch looked up
-    once per node class (the base class formats and looks up ``visit_<Class>``/``leave_<Class>``
-    on every node and tests each node against fourteen abstract-class ``isinstance`` checks).
-    Same callbacks, same order."""
+_LOAD, _STORE, _DEL = ExpressionContext.LOAD, ExpressionContext.STORE, ExpressionContext.DEL
+
+# The node classes ``ExpressionContextProvider`` gives a context (its documented set).
+_GIVEN_A_CONTEXT: frozenset[type] = frozenset({cst.Name, cst.Attribute, cst.Subscript, cst.Tuple, cst.List, cst.StarredElement})
+
+# The node classes whose fields that provider visits selectively: the fields it visits, in its
+# order, each with the context it gives them (None: the node's own). Fields left out are not
+# visited: their names get no context (an attribute's ``attr``, a definition's type
+# parameters) or they hold no name at all (whitespace, operators). Every other class passes its
+# own context to all its children.
+_FIELD_CONTEXTS: dict[type, tuple[tuple[str, ExpressionContext | None], ...]] = {
+    cst.Name: (),
+    cst.Attribute: (("value", _LOAD),),
+    cst.Subscript: (("value", _LOAD), ("slice", _LOAD)),
+    cst.Assign: (("targets", _STORE), ("value", None)),
+    cst.AnnAssign: (("target", _STORE), ("annotation", None), ("value", None)),
+    cst.AugAssign: (("target", _STORE), ("value", None)),
+    cst.NamedExpr: (("target", _STORE), ("value", None)),
+    cst.AsName: (("name", _STORE),),
+    cst.CompFor: (("target", _STORE), ("iter", None), ("ifs", None), ("inner_for_in", None)),
+    cst.For: (("target", _STORE), ("iter", None), ("body", None), ("orelse", None)),
+    cst.Del: (("target", _DEL),),
+    cst.ClassDef: (("name", _STORE), ("body", None), ("bases", None), ("keywords", None), ("decorators", None)),
+    cst.FunctionDef: (("name", _STORE), ("params", None), ("body", None), ("decorators", None), ("returns", None)),
+    cst.Param: (("name", _STORE), ("annotation", None), ("default", None)),
+}
+
+
+def expression_contexts(module: cst.Module, kept: Mapping[int, Sequence[cst.CSTNode]] | None = None) -> dict[cst.CSTNode, ExpressionContext]:
+    """``ExpressionContextProvider``'s result for ``module`` (the same nodes, in the same order),
+    from one walk: libcst's visitor builds a new visitor for each target, attribute and
+    subscript, whose walks rebuild every node below them. ``kept``: children already read,
+    by node id (others are read with ``child_nodes``)."""
+    found: dict[cst.CSTNode, ExpressionContext] = {}
+    _walk_contexts(module, _LOAD, found, kept or {})
+    return found
+
+
+def _walk_contexts(node: cst.CSTNode, context: ExpressionContext, found: dict[cst.CSTNode, ExpressionContext], kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
+    """``node``'s context and those below it, into ``found`` (in preorder, as libcst's)."""
+    kind = type(node)
+    if kind in _GIVEN_A_CONTEXT:
+        found[node] = context
+    fields = _FIELD_CONTEXTS.get(kind)
+    if fields is None:
+        below = kept.get(id(node))
+        for child in below if below is not None else child_nodes(node):
+            _walk_contexts(child, context, found, kept)
+        return
+    for name, given in fields:
+        value = getattr(node, name)
+        if given is None:
+            given = context
+        if type(value) is tuple or type(value) is list:
+            for item in value:
+                _walk_contexts(item, given, found, kept)
+        elif value is not None and value is not _SENTINEL:
+            _walk_contexts(value, given, found, kept)
 
 
 _ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
 _Callbacks = tuple[Any, Any, bool]  # visit_<Class>, leave_<Class> (or None), assignment-like
-_CONTEXT_CALLBACKS: dict[type, _Callbacks] = {}
 _SCOPE_CALLBACKS: dict[type, _Callbacks] = {}
 
 
-def _callbacks(table: dict[type, _Callbacks], visitor_class: type, node_class: type) -> _Callbacks:
-    """``visitor_class``'s callbacks for ``node_class``, looked up once per node class (libcst
-    formats the names and looks them up on every node)."""
+def _callbacks(node_class: type) -> _Callbacks:
+    """``ScopeVisitor``'s callbacks for ``node_class``, looked up once per node class (libcst
+    formats the names and looks them up on every node, and tests every node against fourteen
+    abstract classes)."""
     name = node_class.__name__
-    found = (getattr(visitor_class, f"visit_{name}", None), getattr(visitor_class, f"leave_{name}", None), node_class in _ASSIGNMENT_LIKE)
-    return table.setdefault(node_class, found)
+    found = (getattr(ScopeVisitor, f"visit_{name}", None), getattr(ScopeVisitor, f"leave_{name}", None), node_class in _ASSIGNMENT_LIKE)
+    return _SCOPE_CALLBACKS.setdefault(node_class, found)
 
 
-_READ_ONLY_VISITORS: frozenset[type] = frozenset({ScopeVisitor, _ScopeWalk, ExpressionContextVisitor})
-_libcst_visit = cst.CSTNode.visit
+class _ScopeWalk(ScopeVisitor):
+    """libcst's scope visitor, walked by ``_walk_scope`` (same callbacks, same order). Its own
+    callbacks visit parts of the tree with ``node.visit(self)``: libcst's ``visit`` asks
+    ``on_visit`` whether to visit the children, and this one walks them itself and says no,
+    so libcst goes straight on to ``on_leave`` without rebuilding the part. Defines no
+    ``visit_``/``leave_`` callbacks of its own (``_callbacks`` reads ``ScopeVisitor``'s)."""
 
+    def __init__(self, provider: ScopeProvider, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
+        super().__init__(provider)
+        self.kept = kept
 
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
-    """What libcst's ``visit`` does for a read-only visitor, minus the rebuilt copies. These
-    visitors define no attribute callbacks that can fire (the scope visitor's ``ClassDef.bases``
-    callbacks never run: it visits a class's parts itself), so none are called. ``kept``:
-    children already read, by node id (others are read with ``child_nodes``)."""
-    kind = type(visitor)
-    if kind is ExpressionContextVisitor:
-        _walk_context(node, visitor, kept)
-    elif kind is _ScopeWalk:
-        _walk_scope(node, visitor, kept)  # type: ignore[arg-type]
-    else:  # libcst's own ScopeVisitor: its own dispatch
-        if visitor.on_visit(node):
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        """A part the scope visitor visits itself: its callback, then its subtree walked here;
+        False, so that libcst's ``visit`` rebuilds nothing (it calls ``on_leave`` next)."""
+        visit = (_SCOPE_CALLBACKS.get(type(node)) or _callbacks(type(node)))[0]
+        if visit is None or visit(self, node) is not False:
+            kept = self.kept
             below = kept.get(id(node))
             for child in below if below is not None else child_nodes(node):
-                _walk(child, visitor, kept)
-        visitor.on_leave(node)
+                _walk_scope(child, self, kept)
+        return False
 
-
-def _walk_context(node: cst.CSTNode, visitor: cst.CSTVisitor, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
-    """``CSTVisitor``'s ``on_visit``/``on_leave`` for the expression-context visitor (which
-    overrides neither), inline."""
-    calls = _CONTEXT_CALLBACKS.get(type(node))
-    if calls is None:
-        calls = _callbacks(_CONTEXT_CALLBACKS, ExpressionContextVisitor, type(node))
-    visit, leave, _ = calls
-    if visit is None or visit(visitor, node) is not False:
-        below = kept.get(id(node))
-        for child in below if below is not None else child_nodes(node):
-            _walk_context(child, visitor, kept)
-    if leave is not None:
-        leave(visitor, node)
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        """``ScopeVisitor.on_leave`` with the callbacks looked up once per node class."""
+        _, leave, assignment_like = _SCOPE_CALLBACKS.get(type(original_node)) or _callbacks(type(original_node))
+        scope = self.scope
+        self.provider._computed[original_node] = scope  # ``set_metadata``
+        if assignment_like:
+            scope._assignment_count += 1
+        if leave is not None:
+            leave(self, original_node)
 
 
 def _walk_scope(node: cst.CSTNode, visitor: _ScopeWalk, kept: Mapping[int, Sequence[cst.CSTNode]]) -> None:
-    """``ScopeVisitor``'s ``on_visit``/``on_leave``, inline: the node's scope recorded on
-    leaving it, and the scope's count of assignment-like nodes kept."""
+    """``visitor.on_visit`` and ``on_leave`` around ``node``'s subtree, inline (the hot path:
+    one table lookup per node, no method calls but the callbacks)."""
     calls = _SCOPE_CALLBACKS.get(type(node))
     if calls is None:
-        calls = _callbacks(_SCOPE_CALLBACKS, ScopeVisitor, type(node))
+        calls = _callbacks(type(node))
     visit, leave, assignment_like = calls
     if visit is None or visit(visitor, node) is not False:
         below = kept.get(id(node))
@@ -230,69 +281,18 @@ def _walk_scope(node: cst.CSTNode, visitor: _ScopeWalk, kept: Mapping[int, Seque
         leave(visitor, node)
 
 
-_walking = threading.local()  # the kept children of the ``resolve_scopes`` running in this thread
-
-
-def _visit(self: cst.CSTNode, visitor: Any) -> Any:
-    if SUPPORTED and type(visitor) in _READ_ONLY_VISITORS:
-        _walk(self, visitor, getattr(_walking, "kept", None) or {})
-        return self
-    return _libcst_visit(self, visitor)
-
-
-def _install() -> None:
-    """Route the two read-only scope visitors through ``_walk``, and hash nodes in C (idempotent)."""
-    if SUPPORTED and cst.CSTNode.visit is not _visit:
-        cst.CSTNode.visit = _visit  # type: ignore[method-assign]
-    _hash_by_identity_in_c()
-
-
-def _hash_by_identity_in_c() -> None:
-    """libcst gives every node class a Python ``__hash__`` returning ``id(self)`` (its nodes
-    are equal only by identity). The analysis keys dicts by node millions of times (parents,
-    scopes, memos), and each lookup ran that Python function. ``object.__hash__`` is also an
-    identity hash, computed in C: same equality, same behaviour, a different hash value. Every
-    class libcst gave its hash gets ``object``'s, ``CSTNode`` included (later subclasses copy
-    it from there)."""
-    python_hash = _LIBCST_HASH
-    if python_hash is None:  # pragma: no cover - another libcst
-        return
-    todo: list[type] = [cst.CSTNode]
-    seen: set[type] = set()
-    while todo:
-        cls = todo.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        todo.extend(cls.__subclasses__())
-        if cls.__dict__.get("__hash__") is python_hash:
-            cls.__hash__ = object.__hash__  # type: ignore[method-assign,assignment]
-
-
-_LIBCST_HASH = cst.CSTNode.__dict__.get("__hash__")
-
-
-_install()
-
-
 def resolve_scopes(module: cst.Module, kept: Mapping[int, Sequence[cst.CSTNode]] | None = None) -> Mapping[cst.CSTNode, Scope | None]:
-    """``MetadataWrapper(module).resolve(ScopeProvider)``: the same visitors on the same tree,
+    """``MetadataWrapper(module).resolve(ScopeProvider)``: the same visitor on the same tree,
     run directly (no batched walks, no per-file method discovery). ``kept``: children already
     read, by node id (``tree.kept_children()`` after ``parent_map``)."""
     if not SUPPORTED:
         return MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
-    previous = getattr(_walking, "kept", None)
-    _walking.kept = kept
-    try:
-        contexts = ExpressionContextProvider()
-        contexts.visit_Module(module)
-        scopes = ScopeProvider()
-        scopes.metadata = {ExpressionContextProvider: contexts._computed}
-        visitor = _ScopeWalk(scopes)  # what ScopeProvider.visit_Module does, with the faster visitor
-        module.visit(visitor)
-        visitor.infer_accesses()
-    finally:
-        _walking.kept = previous
+    below_of = kept or {}
+    scopes = ScopeProvider()
+    scopes.metadata = {ExpressionContextProvider: expression_contexts(module, below_of)}
+    visitor = _ScopeWalk(scopes, below_of)  # what ScopeProvider.visit_Module does, walked here
+    _walk_scope(module, visitor, below_of)
+    visitor.infer_accesses()
     return scopes._computed
 
 

@@ -45,16 +45,16 @@ def parse_module(text: str) -> cst.Module:
 def _parse_one(text: str) -> cst.Module:
     import libcst as cst
 
-    from scalarlint.analysis.fast_parse import parse_without_validation
+    from scalarlint.analysis.fast_parse import parse
 
     from scalarlint.time_limit import parser_running
 
     with parser_running():
         try:
-            return parse_without_validation(text)
+            return parse(text)
         except cst.ParserSyntaxError as first:
             try:
-                return parse_without_validation(text, config=cst.PartialParserConfig(python_version=NEWEST))
+                return parse(text, config=cst.PartialParserConfig(python_version=NEWEST))
             except cst.ParserSyntaxError:
                 raise first from None
 

@@ -1,10 +1,13 @@
 """Small walks over libcst trees shared by the checks and the fixers.
 
 libcst computes ``node.children`` by rebuilding the node through a visitor, so children are
-read with ``fast_walk.child_nodes`` instead (the same nodes, off the fields). ``parent_map``
-reads every node's children once anyway, so it keeps them: later walks of the same tree (loop
-bodies, function bodies, module facts) read the kept lists. The cache holds one tree (the one
-being analysed, kept alive by the cache itself so node ids stay unique).
+read with ``fast_walk.child_nodes`` instead (the same nodes, off the fields). ``walk`` and
+``children`` leave out the ``TRIVIA`` (whitespace, comments, punctuation) wherever the node is:
+what they return depends on the node alone. ``parent_map`` reads every node's children once
+anyway, so it keeps them (the trivia left out, as ``children`` gives them): later walks of the
+same tree read the kept lists instead of the fields. That memo, per thread, holds one tree (the
+one being analysed, kept alive by the memo itself so node ids stay unique); it only saves time,
+and a walk answers the same with it, without it, or after ``release``.
 """
 
 from __future__ import annotations
@@ -20,10 +23,16 @@ _cache = threading.local()
 
 
 def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
-    """``node.children``, from the kept lists (no ``TRIVIA``) when ``node`` belongs to the last
-    indexed tree."""
+    """``node.children`` but the ``TRIVIA``, in order (read from the kept lists when ``node``
+    belongs to the tree ``parent_map`` indexed last: the same list, no reading of fields)."""
     below = kept_children().get(id(node))
-    return below if below is not None else child_nodes(node)
+    return below if below is not None else _without_trivia(node)
+
+
+def _without_trivia(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """What ``parent_map`` keeps for ``node``: its children but the ``TRIVIA``."""
+    trivia = TRIVIA
+    return [child for child in child_nodes(node) if type(child) not in trivia]
 
 
 def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
@@ -33,15 +42,16 @@ def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """``node`` and every node below it, in source order (parents before children); in the
-    last indexed tree, without the ``TRIVIA`` (``walk_all`` includes them)."""
+    """``node`` and every node below it but the ``TRIVIA``, in source order (parents before
+    children); ``walk_all`` includes the trivia. The kept lists, where ``node`` has them, only
+    spare reading the fields."""
     kept = kept_children()
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
         below = kept.get(id(current))
-        stack.extend(reversed(below if below is not None else child_nodes(current)))
+        stack.extend(reversed(below if below is not None else _without_trivia(current)))
 
 
 # Whitespace, comments and punctuation: nothing the analysis reads is below them, and they are
@@ -67,7 +77,8 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     """Child -> parent for the whole tree but its ``TRIVIA``; a plain walk is about 3x cheaper
     than libcst's ParentNodeProvider, which pays for a full visitor dispatch per node. Keeps
     every node's children (but the trivia), and every node in source order (``preorder``), for
-    later walks of the same tree (per thread)."""
+    later walks of the same tree (per thread): they then read the lists instead of the fields,
+    and find the same nodes."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     kept: dict[int, Sequence[cst.CSTNode]] = {}
     order: list[cst.CSTNode] = []
@@ -87,8 +98,9 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
 
 
 def preorder(root: cst.CSTNode) -> Sequence[cst.CSTNode]:
-    """Every node of ``root``'s tree in source order (parents before children): the kept list
-    when ``root`` is the tree ``parent_map`` last indexed, else a walk."""
+    """``list(walk(root))``: every node of ``root``'s tree but the ``TRIVIA``, in source order
+    (parents before children); the kept list when ``root`` is the tree ``parent_map`` indexed
+    last."""
     if getattr(_cache, "root", None) is root:
         return _cache.preorder  # type: ignore[no-any-return]
     return list(walk(root))

@@ -1,5 +1,5 @@
-"""Parsing without node validation gives libcst's own trees, and validation stays on for
-every other construction."""
+"""The project's parse entry point gives libcst's own trees, built and validated by libcst as
+installed: it switches nothing off, for its own thread or any other."""
 
 from __future__ import annotations
 
@@ -8,29 +8,43 @@ import threading
 import libcst as cst
 import pytest
 
-from scalarlint.analysis.fast_parse import parse_without_validation
+from scalarlint.analysis import fast_parse
+from scalarlint.analysis.fast_parse import parse
 from test_fast_walk import SOURCES
 
 
 @pytest.mark.parametrize("name,text", SOURCES[:40], ids=[n for n, _ in SOURCES[:40]])
 def test_the_tree_is_libcsts_own(name: str, text: str) -> None:
     config = cst.PartialParserConfig(python_version="3.14")
-    fast = parse_without_validation(text, config=config)
-    assert fast.deep_equals(cst.parse_module(text, config=config))
-    assert fast.code == text
+    tree = parse(text, config=config)
+    assert tree.deep_equals(cst.parse_module(text, config=config))
+    assert tree.code == text
+
+
+def test_the_former_name_is_the_same_parse() -> None:
+    assert fast_parse.parse_without_validation is parse
 
 
 def _invalid_node() -> None:
     cst.Name("not a name")  # an identifier with spaces: libcst's validation rejects it
 
 
-def test_nodes_built_by_hand_are_still_validated() -> None:
-    parse_without_validation("x = 1\n")
+def test_nodes_built_by_hand_are_validated() -> None:
+    parse("x = 1\n")
     with pytest.raises(cst.CSTValidationError):
         _invalid_node()
 
 
-def test_validation_is_on_after_a_parse_in_other_threads_too() -> None:
+def test_parsing_validates_every_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each node the parser builds runs libcst's validation (counted in this test only)."""
+    validated: list[str] = []
+    original = cst.Name._validate
+    monkeypatch.setattr(cst.Name, "_validate", lambda node: (validated.append(node.value), original(node))[1])
+    parse("a = b + c\n")
+    assert sorted(validated) == ["a", "b", "c"]
+
+
+def test_validation_is_on_in_other_threads_during_and_after_a_parse() -> None:
     errors: list[BaseException] = []
 
     def build() -> None:
@@ -40,7 +54,7 @@ def test_validation_is_on_after_a_parse_in_other_threads_too() -> None:
             errors.append(exc)
 
     other = threading.Thread(target=build)
-    parse_without_validation("y = 2\n")
+    parse("y = 2\n")
     other.start()
     other.join()
     assert len(errors) == 1
@@ -48,4 +62,4 @@ def test_validation_is_on_after_a_parse_in_other_threads_too() -> None:
 
 def test_a_syntax_error_is_still_reported() -> None:
     with pytest.raises(cst.ParserSyntaxError):
-        parse_without_validation("def f(:\n")
+        parse("def f(:\n")

@@ -1,7 +1,8 @@
-"""``fast_walk`` must give exactly libcst's answers: the same children in the same order, and
-the same scopes, assignments, accesses and referents as ``ScopeProvider`` run by libcst's own
-(rebuilding) visit. Checked on every node of the project's own code, the corpora and a file of
-awkward syntax."""
+"""``fast_walk`` must give exactly libcst's answers: the same children in the same order, the
+same expression contexts as ``ExpressionContextProvider``, and the same scopes, assignments,
+accesses and referents as ``ScopeProvider`` run by libcst's own (rebuilding) visit. Checked on
+every node of the project's own code, the corpora and a file of awkward syntax. (That libcst
+itself is left as installed: ``test_no_libcst_patches.py``.)"""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, Mapping
 
 import libcst as cst
 import pytest
-from libcst.metadata import BuiltinAssignment, MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import BuiltinAssignment, ExpressionContextProvider, MetadataWrapper, PositionProvider, ScopeProvider
 
 from scalarlint.analysis import fast_walk
 from scalarlint.analysis.syntax_versions import parse_module
@@ -133,13 +134,24 @@ def _referent(assignment: Any, node_id: Any) -> str:
 
 
 @pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
-def test_resolve_scopes_is_libcsts_scope_provider(name: str, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resolve_scopes_is_libcsts_scope_provider(name: str, text: str) -> None:
     module = parse_module(text)
     fast = fast_walk.resolve_scopes(module)
-    with monkeypatch.context() as patch:
-        patch.setattr(cst.CSTNode, "visit", fast_walk._libcst_visit)  # libcst's own rebuilding visit
-        reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)  # libcst's own rebuilding visit
     assert _canonical(module, fast) == _canonical(module, reference)
+
+
+@pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
+def test_expression_contexts_are_libcsts_provider(name: str, text: str) -> None:
+    """The same nodes with the same contexts, in the same order, with and without kept children."""
+    module = parse_module(text)
+    reference = list(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ExpressionContextProvider).items())
+    assert list(fast_walk.expression_contexts(module).items()) == reference
+    try:
+        parent_map(module)
+        assert list(fast_walk.expression_contexts(module, kept_children()).items()) == reference
+    finally:
+        release()
 
 
 @pytest.mark.parametrize("name,text", SOURCES, ids=[n for n, _ in SOURCES])
@@ -168,7 +180,8 @@ def test_resolve_scopes_with_kept_children_is_the_same_but_for_the_trivia(name: 
 
 
 def test_other_visitors_still_rebuild_and_transform() -> None:
-    """Only the two scope visitors take the short path: a transformer still replaces nodes."""
+    """Only the project's own scope walk takes the short path: a transformer still replaces
+    nodes, and a plain visitor hears every field announced."""
 
     class Rename(cst.CSTTransformer):
         def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
@@ -212,14 +225,16 @@ def test_without_libcst_internals_the_answers_come_from_libcsts_own_api(monkeypa
         assert list(fast_walk.child_nodes(node)) == list(node.children)
 
 
-def test_nodes_hash_by_identity_in_c() -> None:
-    """Every node class hashes with ``object.__hash__`` (identity, in C), classes made after
-    the import included; two equal-looking nodes stay two keys."""
-    a, b = cst.Name("x"), cst.Name("x")
-    assert type(a).__hash__ is object.__hash__
-    assert {a: 1, b: 2}[a] == 1 and len({a, b}) == 2 and a != b
-
-    class Later(cst.Name):
-        pass
-
-    assert Later.__hash__ is object.__hash__
+def test_resolving_scopes_builds_no_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The speed the walk is for: no part of the tree is rebuilt, neither by the walk nor by the
+    parts the scope visitor visits itself (``node.visit(self)``: class bases, decorators,
+    comprehensions, call arguments, ...). Counted, in this test only, at node construction."""
+    text = AWKWARD.replace('"np.ndarray"', "np.ndarray").replace('"int"', "int").replace('"list[int]"', "list[int]")
+    module = parse_module(text)
+    built: list[str] = []
+    original = cst.CSTNode.__post_init__
+    monkeypatch.setattr(cst.CSTNode, "__post_init__", lambda node: (built.append(type(node).__name__), original(node))[1])
+    scopes = fast_walk.resolve_scopes(module)
+    assert built == [] and len(scopes) > 100
+    MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    assert built  # libcst's own walk does rebuild (the count works)
