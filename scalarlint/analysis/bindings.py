@@ -79,6 +79,10 @@ def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: 
             assigned = inf.calls.unpack_attribute(value, path[depth:], arity)  # c, a, bsol = self.tableau
             if assigned is not None:
                 return assigned
+        if isinstance(value, cst.Name) and len(path) - depth == 1:
+            residual = inf.calls.residual_kind(value, position)  # args, x = res: what fwd put there
+            if residual is not None:
+                return residual
         container = inf.kind(value)
         if container.tag is Tag.ARRAY_SEQ and len(path) - depth == 1 and is_saved_access(value):
             saved = inf.calls.saved_kind(value, position)  # padding, = ctx.saved_tensors

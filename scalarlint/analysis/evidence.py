@@ -58,6 +58,25 @@ def _raises(block: cst.BaseSuite) -> bool:
     return any(isinstance(n, cst.Raise) for n in walk(block))
 
 
+def _shape_axis(node: cst.CSTNode) -> tuple[str, int] | None:
+    """``q.shape[1]`` -> ("q", 2), ``q.shape[-3]`` -> ("q", 3): reading that axis works only on
+    an array with at least that many axes."""
+    if type(node) is not cst.Subscript or len(node.slice) != 1:  # type: ignore[attr-defined]
+        return None
+    value = node.value  # type: ignore[attr-defined]
+    if not (isinstance(value, cst.Attribute) and value.attr.value == "shape" and isinstance(value.value, cst.Name)):
+        return None
+    index = node.slice[0].slice  # type: ignore[attr-defined]
+    if not isinstance(index, cst.Index):
+        return None
+    number = index.value
+    if isinstance(number, cst.Integer):
+        return value.value.value, int(number.evaluated_value) + 1
+    if isinstance(number, cst.UnaryOperation) and isinstance(number.operator, cst.Minus) and isinstance(number.expression, cst.Integer):
+        return value.value.value, int(number.expression.evaluated_value)
+    return None
+
+
 class RankEvidence:
     """``rank_of(name, use)``: the rank stated for ``name`` in a region holding ``use``."""
 
@@ -113,6 +132,10 @@ class RankEvidence:
             widths = {}
             rows: list[tuple[str, int, str]] = []  # c = cls[i]: (cls, 1, c)
             for node in walk(function):
+                axis = _shape_axis(node)
+                if axis is not None:  # q.shape[1] read: q has at least two axes
+                    widths[axis[0]] = max(widths.get(axis[0], 0), axis[1])
+                    continue
                 if type(node) is cst.Subscript and type(node.value) is cst.Name and not any(_widens(e) for e in node.slice):  # type: ignore[attr-defined]
                     name_of = node.value.value  # type: ignore[attr-defined]
                     widths[name_of] = max(widths.get(name_of, 0), len(node.slice))  # type: ignore[attr-defined]

@@ -41,6 +41,8 @@ class ModuleFacts:
                 func = node.func
                 if isinstance(func, cst.Attribute) and func.attr.value == "defvjp" and len(node.args) == 2:
                     fwd, bwd = (a.value for a in node.args)
+                    if isinstance(bwd, cst.Call) and (call_name(bwd.func) or [""])[-1] == "partial" and bwd.args:
+                        bwd = bwd.args[0].value  # partial(bwd, solver): leading arguments bound, res and g last
                     if isinstance(fwd, cst.Name) and isinstance(bwd, cst.Name):
                         self.forward_of[bwd.value] = fwd.value
                 if isinstance(func, cst.Attribute) and func.attr.value == "save_for_backward":
@@ -181,6 +183,42 @@ class CallFacts:
         # an ARRAY_SEQ here is a parameter named like a list (``ys``, ``ts``): what
         # save_for_backward takes is one tensor per argument, so the element stays an array
         return joined if joined.tag not in (Tag.UNKNOWN, Tag.ARRAY, Tag.DEVICE_SCALAR, Tag.ARRAY_SEQ) else None
+
+    def residual_kind(self, residuals: cst.Name, position: int) -> Kind | None:
+        """What a jax ``fwd`` put at ``position`` of its residuals, for ``a, b = res`` in the
+        ``bwd`` registered beside it (``f.defvjp(fwd, bwd)``; ``res`` is the parameter before the
+        cotangent, after any ``nondiff_argnums``): ``return y, (args, x)`` with ``args`` the fwd's
+        ``*args`` hands the bwd a tuple there, not an array. None when a fwd does not say (its
+        residuals are not a tuple written out) or says an array, the default already."""
+        param = self.inf.parameter_of(residuals)
+        bwd = self.facts.parents.get(self.facts.parents.get(param)) if param is not None else None
+        if not isinstance(bwd, cst.FunctionDef) or len(bwd.params.params) < 2 or bwd.params.params[-2] is not param:
+            return None
+        forward = self.facts.forward_of.get(bwd.name.value)
+        scope = self.inf.scopes.get(bwd)
+        if forward is None or scope is None or forward not in scope:
+            return None
+        kinds: list[Kind] = []
+        for assignment in scope[forward]:
+            fwd = getattr(assignment, "node", None)
+            for ret in self.facts.returns_of.get(fwd, []) if isinstance(fwd, cst.FunctionDef) else []:
+                value = ret.value
+                if not (isinstance(value, cst.Tuple) and len(value.elements) == 2):
+                    return None
+                parts = value.elements[1].value
+                if not isinstance(parts, cst.Tuple) or position >= len(parts.elements) or isinstance(parts.elements[position], cst.StarredElement):
+                    return None
+                kinds.append(self._residual_part(fwd, parts.elements[position].value))
+        joined = K.combine(kinds) if kinds else K.UNKNOWN
+        return joined if joined.tag in (Tag.ARRAY_SEQ, Tag.CONTAINER, Tag.SHAPE, Tag.HOST_INT, Tag.HOST_SCALAR, Tag.FUNCTION) else None
+
+    def _residual_part(self, fwd: cst.FunctionDef, part: cst.BaseExpression) -> Kind:
+        """The fwd's ``*args`` is a tuple for certain; a sequence guessed from a plural name
+        (``dms``) is not proof enough to stop treating the part as an array."""
+        if isinstance(part, cst.Name) and self.inf.parameter_of(part) is fwd.params.star_arg is not None:
+            return K.ARRAY_SEQ
+        kind = self.inf.kind(part)
+        return K.UNKNOWN if kind.tag is Tag.ARRAY_SEQ else kind
 
     def _is_setting(self, value: cst.BaseExpression) -> bool:
         """A parameter with a default: a setting of the forward, not one of its arrays."""

@@ -279,10 +279,27 @@ def _jax_cotangent(inf: "Inference", bwd: cst.FunctionDef, forward: str) -> Kind
             continue
         for ret in inf.returns(fwd):
             if isinstance(ret.value, cst.Tuple) and len(ret.value.elements) == 2:
+                if _unpacked_in(fwd, ret.value.elements[0].value):
+                    return K.ARRAY_SEQ  # the primal is a tuple of outputs: so is its cotangent
                 primal = inf.kind(ret.value.elements[0].value)
                 if primal.tag is Tag.ARRAY:
                     return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
     return None
+
+
+def _unpacked_in(fwd: cst.FunctionDef, primal: cst.BaseExpression) -> bool:
+    """``return (a, b), res`` or ``X, U, *_ = out; return out, res``: a fwd whose primal is
+    a tuple written out, or a value it unpacks into several names, returns several outputs."""
+    if isinstance(primal, cst.Tuple):
+        return True
+    if not isinstance(primal, cst.Name):
+        return False
+    for statement in fwd.body.body:
+        for small in getattr(statement, "body", ()):
+            if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value == primal.value:
+                if any(isinstance(t.target, (cst.Tuple, cst.List)) and len(t.target.elements) >= 2 for t in small.targets):
+                    return True
+    return False
 
 
 def annotation_kind(node: cst.BaseExpression) -> Kind:
