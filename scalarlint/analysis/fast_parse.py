@@ -24,8 +24,3 @@ import libcst as cst
 def parse(text: str, **config: Any) -> cst.Module:
     """``cst.parse_module(text, **config)``: libcst's own parse, validation included."""
     return cst.parse_module(text, **config)
-
-
-# The former name, for callers outside the product code that still use it
-# (tests/checker/test_piecewise_parse.py); it validates like ``parse``.
-parse_without_validation = parse

@@ -8,7 +8,6 @@ import threading
 import libcst as cst
 import pytest
 
-from scalarlint.analysis import fast_parse
 from scalarlint.analysis.fast_parse import parse
 from test_fast_walk import SOURCES
 
@@ -19,10 +18,6 @@ def test_the_tree_is_libcsts_own(name: str, text: str) -> None:
     tree = parse(text, config=config)
     assert tree.deep_equals(cst.parse_module(text, config=config))
     assert tree.code == text
-
-
-def test_the_former_name_is_the_same_parse() -> None:
-    assert fast_parse.parse_without_validation is parse
 
 
 def _invalid_node() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from scalarlint.analysis.fast_parse import parse_without_validation
+from scalarlint.analysis.fast_parse import parse
 from scalarlint.analysis.piecewise_parse import _pieces, parse_in_pieces
 from scalarlint.analysis.pruning import split_lines
 from scalarlint.analysis.syntax_versions import PIECEWISE_BYTES, _parse_one, ast_parse, parse_module
@@ -99,7 +99,7 @@ def test_a_cut_never_falls_before_an_indented_comment_or_inside_a_line() -> None
 
 @pytest.mark.parametrize("text", ["a = 1\r\nb = 2\r\n", "a = 1\n\x0c\nb = 2\n", "a = 1\n"])
 def test_texts_it_cannot_vouch_for_are_left_to_one_parse(text: str) -> None:
-    assert parse_in_pieces(text, ast.parse(text), parse_without_validation, EVERY_CUT) is None
+    assert parse_in_pieces(text, ast.parse(text), parse, EVERY_CUT) is None
 
 
 def test_a_later_piece_indented_otherwise_keeps_its_own_indentation() -> None:
@@ -125,6 +125,6 @@ def test_parse_module_parses_a_large_text_in_pieces_and_reports_errors_as_one_pa
     text = "".join(unit.format(n=n) for n in range(PIECEWISE_BYTES // 20))
     assert len(text) >= PIECEWISE_BYTES
     module = parse_module(text)
-    assert module.deep_equals(parse_without_validation(text))
+    assert module.deep_equals(parse(text))
     with pytest.raises(cst.ParserSyntaxError):
         parse_module(text + "def broken(:\n")
