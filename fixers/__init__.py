@@ -25,36 +25,26 @@ safe or not:
 - ``while_search``: ``argmax`` of a mask for ``while`` index searches (SL101, SL103);
 - ``array_reduction``: ``xp.sum``/``xp.max``/... for builtin reductions over arrays (SL104).
 
+There is no table of fixers here: each check lists its own, by module name and in preference
+order (``CheckInfo.fixers`` in ``scalarlint/checks/slNNN_*.py``), and ``BY_CODE_FIXERS`` is
+built from those lists, so that adding a fixer is one module plus one line in its check.
+
 ``scalarlint.fixers.engine.fix_source`` applies them (check, fix, re-check until nothing
 changes); the CLI's ``--fix``/``--diff`` and the LSP server's "fix all" both go through it.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from scalarlint.checks import BY_CODE
 from scalarlint.diagnostics import Fix
 
-from . import (
-    allow_scalar_block,
-    array_reduction,
-    device_index,
-    element_loop,
-    mask_where,
-    outer_sum,
-    product_of_others,
-    running_scan,
-    scatter_add,
-    slice_view,
-    suffix_sum,
-    vectorized_search,
-    while_search,
-    why_not,
-    zero_d_view,
-)
+from . import why_not
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -62,23 +52,29 @@ if TYPE_CHECKING:
 
 FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
 
-# In preference order: a diagnostic's preferred fix is its first safe one, then its first.
-FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = (
-    (device_index.CODES, device_index.fixes),
-    (slice_view.CODES, slice_view.fixes),
-    (zero_d_view.CODES, zero_d_view.fixes),
-    (element_loop.CODES, element_loop.fixes),
-    (running_scan.CODES, running_scan.fixes),
-    (product_of_others.CODES, product_of_others.fixes),
-    (suffix_sum.CODES, suffix_sum.fixes),
-    (outer_sum.CODES, outer_sum.fixes),
-    (scatter_add.CODES, scatter_add.fixes),
-    (vectorized_search.CODES, vectorized_search.fixes),
-    (while_search.CODES, while_search.fixes),
-    (array_reduction.CODES, array_reduction.fixes),
-    (mask_where.CODES, mask_where.fixes),
-    (allow_scalar_block.CODES, allow_scalar_block.fixes),
-)
+
+def _fixers_by_code() -> dict[str, tuple[FixerFunc, ...]]:
+    """Each code's fixers, in the preference order its check lists them (``CheckInfo.fixers``):
+    the check names them, so that a new fixer is one module plus one line in its check."""
+    return {
+        code: tuple(importlib.import_module(f"{__name__}.{name}").fixes for name in check.INFO.fixers)
+        for code, check in BY_CODE.items()
+    }
+
+
+BY_CODE_FIXERS: dict[str, tuple[FixerFunc, ...]] = _fixers_by_code()
+
+
+def _every_fixer() -> tuple[tuple[frozenset[str], FixerFunc], ...]:
+    """Every fixer once, with the codes it serves (for listings: the docs site, the fixture tests)."""
+    codes: dict[FixerFunc, set[str]] = {}
+    for code, funcs in BY_CODE_FIXERS.items():
+        for func in funcs:
+            codes.setdefault(func, set()).add(code)
+    return tuple((frozenset(served), func) for func, served in codes.items())
+
+
+FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = _every_fixer()
 
 _log = logging.getLogger(__name__)
 
@@ -86,9 +82,7 @@ _log = logging.getLogger(__name__)
 def fixes_for(finding: Finding, analyzer: FileAnalyzer) -> tuple[Fix, ...]:
     """Every fix the fixers offer for ``finding``, safe ones first."""
     out: list[Fix] = []
-    for codes, fixer in FIXERS:
-        if finding.code not in codes:
-            continue
+    for fixer in BY_CODE_FIXERS.get(finding.code, ()):
         try:
             out.extend(fixer(finding, analyzer))
         except Exception:  # pragma: no cover - a bug in a fixer; logged, never fatal

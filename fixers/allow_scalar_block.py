@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102", "SL105"})
 NAME = "allow_scalar"
 
 

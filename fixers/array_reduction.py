@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL104"})
 REDUCTIONS = frozenset({"sum", "max", "min", "any", "all"})
 
 

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102"})
 MESSAGE = "Keep the index on the device: drop `int()` around `{call}` (reads and writes become a gather and a scatter)"
 _INDEX_FUNCTIONS = ("argmax", "argmin")
 

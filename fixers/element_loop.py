@@ -79,7 +79,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102"})
 MESSAGE = "Vectorize the element loop into whole-array statements"
 
 

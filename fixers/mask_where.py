@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL106"})
 WRITE_MESSAGE = "Write through `xp.where(mask, value, a)` instead of the boolean mask (fixed shape, no sync)"
 SUM_MESSAGE = "Sum `xp.where(mask, a, 0)` instead of the masked elements (fixed shape, no sync)"
 _AUGMENTED = {

@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL104"})
 MESSAGE = "Replace the sum of outer products with one matrix product"
 
 

@@ -53,7 +53,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102", "SL104", "SL105"})
 MESSAGE = "Replace the running {kind} loop with one `{scan}` along the first axis"
 REDUCTION_MESSAGE = "Replace the {kind} loop with one `{scan}` along the first axis"
 

@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102", "SL104", "SL105"})
 NAME = "index_add"
 MODULE = "scalarlint.runtime"
 MESSAGE = "Replace the scatter loop with one `index_add` call (repeated indices are summed)"

@@ -59,8 +59,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102"})
-
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102", "SL104"})
 MESSAGE = "Replace the per-element {kind} sums with one cumulative sum"
 
 

@@ -84,7 +84,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL103"})
 MESSAGE = "Search on the device with `argmax` of a mask (differs when nothing matches)"
 
 

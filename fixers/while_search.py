@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL103"})
 MESSAGE = "Replace the `while` search with `argmax` of a mask on the device"
 _NEGATED: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
     cst.Equal: cst.NotEqual, cst.NotEqual: cst.Equal, cst.LessThan: cst.GreaterThanEqual,

@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101"})
 MESSAGE = "Keep the element on the device as a 0-d view (`xp.reshape(x[i:i + 1 or None], ())`)"
 
 

@@ -29,6 +29,10 @@ class CheckInfo:
     summary: str
     doc: str  # Markdown: what it flags, why it hurts on a GPU, example, what to write instead
     default_enabled: bool = True
+    # The fixer modules (names in ``scalarlint.fixers``) that may rewrite this check's findings,
+    # in preference order: a finding's preferred fix is its first safe one, then its first. Named
+    # here, not imported, so that a check never imports the fixers; ``scalarlint.fixers`` reads it.
+    fixers: tuple[str, ...] = ()
 
 
 # Finding.data key: the device value a finding is about, when it is not the finding's node

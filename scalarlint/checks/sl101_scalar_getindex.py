@@ -51,6 +51,19 @@ A size-1 view keeps the value on the device: `xp.sign(x[i:i+1])`, `x[-1:]`. For 
 intended access, wrap it in `with allow_scalar():` (from `scalarlint.runtime`). Inside a
 loop, vectorize the loop instead (`xp.where`, reductions, `argmax` of a mask).
 """,
+    fixers=(
+        "device_index",
+        "slice_view",
+        "zero_d_view",
+        "element_loop",
+        "running_scan",
+        "product_of_others",
+        "suffix_sum",
+        "outer_sum",
+        "scatter_add",
+        "while_search",
+        "allow_scalar_block",
+    ),
 )
 
 NODE_TYPES = (cst.Subscript,)

@@ -38,6 +38,16 @@ Vectorize: `dx = dy * x`. For one element, write a size-1 view (`dx[i:i+1] = ...
 scatter with a device index (`dx[i_dev] = v`), a one-hot `xp.where(xp.arange(n) == i, v, 0)`,
 or mark the intent with `with allow_scalar():`.
 """,
+    fixers=(
+        "device_index",
+        "slice_view",
+        "element_loop",
+        "running_scan",
+        "product_of_others",
+        "suffix_sum",
+        "scatter_add",
+        "allow_scalar_block",
+    ),
 )
 
 NODE_TYPES = (cst.Subscript,)

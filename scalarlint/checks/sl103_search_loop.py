@@ -51,6 +51,10 @@ arrays. Use that index directly (`dx[i] = v` is a scatter kernel) or one-hot
 `xp.where(xp.arange(n) == i, v, 0)`; never as a slice bound (that syncs). If no element may
 match, the result differs (argmax returns 0): check `xp.any(mask)` on the device.
 """,
+    fixers=(
+        "vectorized_search",
+        "while_search",
+    ),
 )
 
 NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)

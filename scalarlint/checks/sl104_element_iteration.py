@@ -47,6 +47,14 @@ def pullback(dy):
 The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x)`,
 `xp.any(mask)`, `xp.sort(x)`, `x * dy`. They stay on the device and return 0-d arrays.
 """,
+    fixers=(
+        "running_scan",
+        "product_of_others",
+        "suffix_sum",
+        "outer_sum",
+        "scatter_add",
+        "array_reduction",
+    ),
 )
 
 NODE_TYPES = (cst.For, cst.CompFor, cst.While, cst.Call, cst.StarredElement, cst.Assign)

@@ -64,6 +64,11 @@ Keep the value on the device: `scale = x[0:1]` (a size-1 view that broadcasts), 
 reduction result. If the conversion is intended and happens once, mark it with
 `with allow_scalar():`.
 """,
+    fixers=(
+        "running_scan",
+        "scatter_add",
+        "allow_scalar_block",
+    ),
 )
 
 NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)

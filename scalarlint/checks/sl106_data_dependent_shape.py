@@ -43,6 +43,9 @@ def pullback(dy):
 Fixed-shape masked arithmetic: `dx = xp.where(x > 0, dy, 0)`; reductions of masks
 (`xp.sum(mask)`, `xp.argmax(mask)`) instead of index lists.
 """,
+    fixers=(
+        "mask_where",
+    ),
 )
 
 NODE_TYPES = (cst.Call, cst.Subscript)

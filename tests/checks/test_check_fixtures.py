@@ -21,7 +21,7 @@ The tests, one parametrised set for every fixture:
 * its ``--diff`` output equals its snapshot (none when nothing changes);
 * the fixed text parses and fixing it again changes nothing;
 * and, once for the whole tree: every check SL101 to SL107 has a folder with a fixture, every
-  fixer in ``scalarlint.fixers.FIXERS`` rewrites at least one fixture, and no snapshot is left
+  fixer a check lists (``scalarlint.fixers.FIXERS``) rewrites at least one fixture, and no snapshot is left
   without its fixture.
 
 To add a pattern, write the fixture, run ``scalarlint check`` on it to make its expect comments
@@ -181,7 +181,9 @@ def fixers_used() -> dict[str, set[str]]:
     used: dict[str, set[str]] = {fixer.__module__: set() for _, fixer in fixers.FIXERS}
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SCALARLINT_FIXER_ERRORS", "raise")
-        patch.setattr(fixers, "FIXERS", tuple((codes, recording(fixer)) for codes, fixer in fixers.FIXERS))
+        wrapped = {fixer: recording(fixer) for _, fixer in fixers.FIXERS}
+        for code, funcs in fixers.BY_CODE_FIXERS.items():
+            patch.setitem(fixers.BY_CODE_FIXERS, code, tuple(wrapped[f] for f in funcs))
         for path in FIXTURES:
             for diagnostic in _fix(path).applied:
                 fix = engine.applicable_fix(diagnostic, True)

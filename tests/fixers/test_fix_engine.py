@@ -192,7 +192,7 @@ def test_a_fixer_that_never_converges_is_stopped(snip, monkeypatch: pytest.Monke
     def restless(finding, analyzer):
         return [Fix(SAFE, "comment", (Edit("# again\n", Location(1, 1), Location(1, 1)),))]
 
-    monkeypatch.setattr(fixers, "FIXERS", ((frozenset({"SL101"}), restless),))
+    monkeypatch.setitem(fixers.BY_CODE_FIXERS, "SL101", (restless,))
     outcome = snip.fixed(LOOPY, unsafe=False)
     assert outcome.rounds == engine.MAX_ROUNDS
     assert outcome.text.count("# again\n") == engine.MAX_ROUNDS
@@ -204,7 +204,7 @@ def test_a_fix_that_breaks_the_syntax_is_dropped(snip, monkeypatch: pytest.Monke
         start, end = Location(5, 12), Location(5, 26)
         return [Fix(SAFE, "broken", (Edit("x[(", start, end),))]
 
-    monkeypatch.setattr(fixers, "FIXERS", ((frozenset({"SL101"}), broken),))
+    monkeypatch.setitem(fixers.BY_CODE_FIXERS, "SL101", (broken,))
     outcome = snip.fixed(LOOPY, unsafe=False)
     assert outcome.text == LOOPY and outcome.applied == [] and len(outcome.remaining) == 1
 
