@@ -26,6 +26,7 @@ from scalarlint.analysis.index import ModuleIndex
 from scalarlint.analysis.project import Project
 from scalarlint.analysis.syntax_versions import ast_parse, parse_module
 from scalarlint.analysis.sources import SourceFile
+from scalarlint.checks import BY_CODE
 from scalarlint.config import Config
 from scalarlint.engine import check_source, index_source
 from scalarlint.diagnostics import visible_fixes  # noqa: F401  (re-exported: the fix loop's callers use it)
@@ -74,6 +75,13 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return s1 < e2 and s2 < e1
 
 
+def _supersedes(code: str) -> bool:
+    """Whether ``code``'s check declares that its fixes supersede other fixes in their rule
+    (read from the check, so that the engine names no code)."""
+    check = BY_CODE.get(code)
+    return check is not None and check.INFO.fixes_supersede
+
+
 def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> list[tuple[Diagnostic, Fix]]:
     """Non-overlapping fixes, safe before unsafe, earlier diagnostics first; a fix whose edits
     were all taken already (shared by several diagnostics) counts for each of them."""
@@ -83,14 +91,15 @@ def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> 
         if fix is not None and fix.edits:
             candidates.append((fix.applicability is not Applicability.SAFE, diagnostic.sort_key(), diagnostic, fix))
     candidates.sort(key=lambda c: (c[0], c[1]))
-    # A vectorized search turns its index from a host int into a device index, which changes the
-    # right fix for every use of it: fixes elsewhere in the same rule wait for the next round.
-    searched = {d.rule or "" for _, _, d, _ in candidates if d.code == "SL103"}
+    # A check whose fixes supersede others (CheckInfo.fixes_supersede: a vectorized search makes
+    # its index a device index, which changes the right fix for every use of it): fixes of other
+    # checks in the same rule wait for the next round.
+    superseded = {d.rule or "" for _, _, d, _ in candidates if _supersedes(d.code)}
     taken: dict[Edit, tuple[int, int]] = {}
     chosen: list[tuple[Diagnostic, Fix]] = []
     for _, _, diagnostic, fix in candidates:
         rule = diagnostic.rule or ""
-        if diagnostic.code != "SL103" and any(rule == r or rule.startswith(r + ".") for r in searched):
+        if not _supersedes(diagnostic.code) and any(rule == r or rule.startswith(r + ".") for r in superseded):
             continue
         spans = [(e, (offset_of(text, e.location), offset_of(text, e.end_location))) for e in fix.edits]
         fresh = [(e, s) for e, s in spans if e not in taken]

@@ -33,6 +33,11 @@ class CheckInfo:
     # in preference order: a finding's preferred fix is its first safe one, then its first. Named
     # here, not imported, so that a check never imports the fixers; ``scalarlint.fixers`` reads it.
     fixers: tuple[str, ...] = ()
+    # Its fixes change what the right fix is for other findings in the same rule (SL103's
+    # vectorized search turns a host int index into a device index, and every use of it then
+    # needs another fix): the fix engine applies them first and lets the rule's other fixes
+    # wait for the next round, when they are worked out again on the rewritten code.
+    fixes_supersede: bool = False
 
 
 # Finding.data key: the device value a finding is about, when it is not the finding's node

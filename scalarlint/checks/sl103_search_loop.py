@@ -55,6 +55,7 @@ match, the result differs (argmax returns 0): check `xp.any(mask)` on the device
         "vectorized_search",
         "while_search",
     ),
+    fixes_supersede=True,  # the found index becomes a device index: its uses need new fixes
 )
 
 NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)
