@@ -36,6 +36,7 @@ import libcst as cst
 
 from scalarlint.analysis.inference import call_name, positional
 from scalarlint.analysis.tree import walk
+from scalarlint.checks.sl104_element_iteration import BuiltinIteration
 from scalarlint.diagnostics import Applicability, Fix
 
 from .array_evidence import known_array
@@ -52,7 +53,7 @@ REDUCTIONS = frozenset({"sum", "max", "min", "any", "all"})
 
 def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
-    if isinstance(node, cst.Call) and finding.data.get("builtin") in REDUCTIONS:
+    if isinstance(node, cst.Call) and isinstance(finding.match, BuiltinIteration) and finding.match.builtin in REDUCTIONS:
         call, array, vectorized = node, positional(node)[0] if positional(node) else None, None
     else:
         found = _generator_call(analyzer, node)

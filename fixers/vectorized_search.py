@@ -69,6 +69,7 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from scalarlint.analysis.syntax import call_name
+from scalarlint.checks.sl103_search_loop import SearchLoop
 from scalarlint.diagnostics import Applicability, Edit, Fix, Location
 
 from .comprehension_search import _search_call, _search_subscript
@@ -93,8 +94,8 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     if xp is None:
         return []
     edits: list[Edit] | None = None
-    if isinstance(node, cst.For):
-        edits = _for_loop(analyzer, node, xp)
+    if isinstance(node, cst.For) and isinstance(finding.match, SearchLoop) and finding.match.index is not None:
+        edits = _for_loop(analyzer, node, xp, finding.match.index)
     elif isinstance(node, cst.Call):
         edits = _search_call(analyzer, node, xp)
     elif isinstance(node, cst.Subscript):
@@ -105,13 +106,14 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 
 
 # -- for loops -------------------------------------------------------------------------------------
-def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str) -> list[Edit] | None:
+def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str, index: str) -> list[Edit] | None:
+    """``index``: the loop variable, as SL103 matched it; a ``for`` over ``enumerate`` (a tuple
+    target) is left as it is."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
     rng = range_info(loop.iter)
     if rng is None:
         return None
-    index = loop.target.value
     body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
     if len(body) != 1 or not isinstance(body[0], cst.If) or body[0].orelse is not None:
         return None

@@ -40,9 +40,11 @@ class CheckInfo:
     fixes_supersede: bool = False
 
 
-# Finding.data key: the device value a finding is about, when it is not the finding's node
-# (SL103 reports the loop, and its subject is the element read); ``checks.evidence_of`` reads it.
-SUBJECT = "subject"
+@dataclass(frozen=True)
+class Match:
+    """What a check worked out while matching, beyond the node it reports: each check module
+    defines its own frozen subclass (``SearchLoop``, ``ScalarRead``, ...), so that the evidence
+    and the fixers read typed fields instead of recognising the pattern a second time."""
 
 
 @dataclass
@@ -53,7 +55,7 @@ class Finding:
     node: cst.CSTNode
     message: str
     severity: Severity
-    data: dict[str, object] = field(default_factory=dict)
+    match: Match | None = None  # the check's typed match, where it has more to say than the node
 
 
 class CheckModule(Protocol):
@@ -161,11 +163,13 @@ def element_accesses(body: cst.CSTNode, ctx: CheckContext) -> list[cst.Subscript
     return found
 
 
-def element_finding(code: str, node: cst.Subscript, ctx: CheckContext, action: str, in_loop: str, once: str, remedy: str) -> Finding:
+def element_finding(
+    code: str, node: cst.Subscript, ctx: CheckContext, action: str, in_loop: str, once: str, remedy: str, match: Match
+) -> Finding:
     """SL101/SL102's shared shape: an error inside a loop over data, a warning for one access."""
     severity = ctx.severity_for(node)
     cost = in_loop if severity is Severity.ERROR else once
-    return Finding(code, node, f"{action} `{short(ctx, node)}`{cost}; {remedy}", severity)
+    return Finding(code, node, f"{action} `{short(ctx, node)}`{cost}; {remedy}", severity, match)
 
 
 def short(ctx: CheckContext, node: cst.CSTNode, limit: int = 40) -> str:

@@ -35,8 +35,11 @@ from scalarlint.analysis.masks import mask_name
 from scalarlint.analysis.origins import HIGH, LOW, MEDIUM, Reason, array_origin, code, index_origin
 from scalarlint.analysis.syntax import CONVERTERS
 from scalarlint.analysis.tree import walk
-from scalarlint.checks.base import SUBJECT, CheckContext, Finding, element_accesses
-from scalarlint.checks.low_tier import UNKNOWN_VALUE
+from scalarlint.checks.base import CheckContext, Finding, element_accesses
+from scalarlint.checks.sl101_scalar_getindex import ScalarRead
+from scalarlint.checks.sl102_scalar_setindex import ScalarWrite
+from scalarlint.checks.sl103_search_loop import SearchLoop
+from scalarlint.checks.sl104_element_iteration import ElementLoop
 from scalarlint.diagnostics import Confidence
 
 
@@ -49,22 +52,27 @@ class Explanation:
 def explain(finding: Finding, ctx: CheckContext) -> Explanation:
     reason = _reason(finding, ctx)
     level = reason.confidence
-    if not finding.data.get(UNKNOWN_VALUE) and level is LOW:
+    if not _guessed(finding) and level is LOW:
         level = MEDIUM  # reported on the inference's evidence: not the low tier's guess
     return Explanation(level, reason.texts[:8])
+
+
+def _guessed(finding: Finding) -> bool:
+    """Whether the low tier reported this element access on its guess (its match says so)."""
+    return isinstance(finding.match, (ScalarRead, ScalarWrite)) and finding.match.guessed
 
 
 def _reason(finding: Finding, ctx: CheckContext) -> Reason:
     node = finding.node
     inf = ctx.inference
-    if finding.data.get(UNKNOWN_VALUE) and isinstance(node, cst.Subscript):
+    if _guessed(finding) and isinstance(node, cst.Subscript):
         return _unknown_walk(node, ctx)
     code_ = finding.code
     if code_ in ("SL101", "SL102") and isinstance(node, cst.Subscript):
         return element_reason(inf, node)
     if code_ == "SL103":
-        subject = finding.data.get(SUBJECT)
-        found = _subject_reason(inf, subject) if isinstance(subject, cst.BaseExpression) else None
+        subject = finding.match.subject if isinstance(finding.match, SearchLoop) else None
+        found = _subject_reason(inf, subject) if subject is not None else None
         return (found or Reason(MEDIUM, ())).then(Reason(HIGH, ("a search loop tests one element per step on the host",)))
     if code_ == "SL104":
         return _iteration_reason(finding, ctx)
@@ -198,7 +206,7 @@ def device_operand(inf: Inference, expr: cst.BaseExpression, depth: int = 2) -> 
 def _iteration_reason(finding: Finding, ctx: CheckContext) -> Reason:
     inf = ctx.inference
     node = finding.node
-    if finding.data.get("element_loop"):
+    if isinstance(finding.match, ElementLoop):
         loop = ctx.parents.get(node)
         body = loop.body if isinstance(loop, cst.For) else ctx.parents.get(loop) if loop is not None else None
         accesses = element_accesses(body, ctx) if body is not None else []

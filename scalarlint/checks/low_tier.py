@@ -22,8 +22,6 @@ from scalarlint.analysis.kinds import Doubt, Origin, Tag
 from scalarlint.analysis.origins import range_walks
 from scalarlint.checks.base import CheckContext
 
-UNKNOWN_VALUE = "unknown_value"  # Finding.data key that marks a finding of this tier
-
 
 def wanted(ctx: CheckContext) -> bool:
     return ctx.inference.config.confidence == "low"

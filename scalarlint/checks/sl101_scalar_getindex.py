@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
 
 from scalarlint.checks import low_tier
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_finding
+from scalarlint.checks.base import (
+    CheckContext,
+    CheckInfo,
+    Finding,
+    Match,
+    element_finding,
+)
 
 INFO = CheckInfo(
     code="SL101",
@@ -66,6 +73,16 @@ loop, vectorize the loop instead (`xp.where`, reductions, `argmax` of a mask).
     ),
 )
 
+
+@dataclass(frozen=True)
+class ScalarRead(Match):
+    """SL101's match: the reported subscript is one element read of a device array.
+    ``guessed``: the low-confidence tier (``--confidence low``) reported it on its guess about an
+    unknown value, not on the inference's evidence; the evidence then says so and stays LOW."""
+
+    guessed: bool = False
+
+
 NODE_TYPES = (cst.Subscript,)
 
 
@@ -88,9 +105,8 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         " of a device array: inside a loop over data: one launch and one sync per element",
         " of a device array: a host sync as soon as the value is used on the host",
         "use a size-1 slice, vectorize, or `allow_scalar()`",
+        ScalarRead(guessed=unknown),
     )
-    if unknown:
-        finding.data[low_tier.UNKNOWN_VALUE] = True
     yield finding
 
 

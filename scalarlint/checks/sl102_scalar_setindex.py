@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
 
 from scalarlint.checks import low_tier
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_finding
+from scalarlint.checks.base import (
+    CheckContext,
+    CheckInfo,
+    Finding,
+    Match,
+    element_finding,
+)
 
 INFO = CheckInfo(
     code="SL102",
@@ -50,6 +57,16 @@ or mark the intent with `with allow_scalar():`.
     ),
 )
 
+
+@dataclass(frozen=True)
+class ScalarWrite(Match):
+    """SL102's match: the reported subscript is one element write of a device array.
+    ``guessed``: the low-confidence tier (``--confidence low``) reported it on its guess about an
+    unknown value, not on the inference's evidence; the evidence then says so and stays LOW."""
+
+    guessed: bool = False
+
+
 NODE_TYPES = (cst.Subscript,)
 
 
@@ -70,7 +87,6 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
         ": inside a loop over data: one kernel launch per element",
         ": one kernel launch, and rejected by strict backends",
         "write a size-1 view, vectorize, or use `allow_scalar()`",
+        ScalarWrite(guessed=unknown),
     )
-    if unknown:
-        finding.data[low_tier.UNKNOWN_VALUE] = True
     yield finding

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
@@ -9,7 +10,7 @@ import libcst as cst
 from scalarlint.analysis.kinds import Doubt, least_doubt
 from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import walk
-from scalarlint.checks.base import SUBJECT, CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, Match, short
 from scalarlint.diagnostics import Severity
 
 INFO = CheckInfo(
@@ -57,6 +58,26 @@ match, the result differs (argmax returns 0): check `xp.any(mask)` on the device
     ),
     fixes_supersede=True,  # the found index becomes a device index: its uses need new fixes
 )
+
+
+@dataclass(frozen=True)
+class SearchLoop(Match):
+    """SL103's match: a findfirst/findlast search, as the check worked it out.
+
+    ``last``: it finds the last match (the message's findlast); ``subject``: the element read
+    the search tests (``x[i]``, or the element value of an enumerate scan), or the
+    ``nonzero``-style call; ``index``: the name that walks the elements (the loop variable,
+    the ``while`` counter, the comprehension's target; None for ``nonzero(mask)[0][0]``);
+    ``reverse``: the loop walks backwards (``reversed(range(...))``, a step of ``-1``, a
+    ``while`` counter that counts down); ``branch``: the ``if`` of a ``for`` search that
+    remembers the index.
+    """
+
+    last: bool
+    subject: cst.BaseExpression
+    index: str | None = None
+    reverse: bool = False
+    branch: cst.If | None = None
 
 NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)
 
@@ -165,7 +186,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
             f"{style}-style search loop over `{array}`: one kernel launch and one sync per element; "
             f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
             Severity.ERROR,
-            data={"style": style, "index": index_name, "branch": branch, SUBJECT: reads[0]},
+            match=SearchLoop(last, reads[0], index_name, reverse, branch),
         )
         return
 
@@ -186,14 +207,15 @@ def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
         reads = _element_reads(node.test, step.target.value, ctx)
         if reads:
             ctx.claim_node(node.test)
-            style = "findlast" if isinstance(step.operator, cst.SubtractAssign) else "findfirst"
+            down = isinstance(step.operator, cst.SubtractAssign)  # counting down finds the last match
+            style = "findlast" if down else "findfirst"
             yield Finding(
                 INFO.code,
                 node,
                 f"{style}-style `while` search over `{short(ctx, _searched(reads[0]))}`: one sync per element; "
                 "build a mask and use `xp.argmax` on the device",
                 Severity.ERROR,
-                data={"style": style, "index": step.target.value, SUBJECT: reads[0]},
+                match=SearchLoop(down, reads[0], step.target.value, reverse=down),
             )
             return
 
@@ -225,7 +247,7 @@ def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContex
         f"{style}-style search over `{short(ctx, getattr(reads[0], 'value', reads[0]))}` in a generator: one sync per element; "
         "use `xp.argmax(mask)` on the device",
         Severity.ERROR,
-        data={"style": style, "index": comp.target.value, SUBJECT: reads[0]},
+        match=SearchLoop(last, reads[0], comp.target.value),
     )
 
 
@@ -270,5 +292,5 @@ def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]
         f"{style} through `{short(ctx, value)}`: a sync and a data-dependent shape; "
         f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
         Severity.ERROR,
-        data={"style": style, SUBJECT: value},
+        match=SearchLoop(last, value),
     )

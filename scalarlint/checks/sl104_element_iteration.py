@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
@@ -9,7 +10,7 @@ import libcst as cst
 from scalarlint.analysis.kinds import Doubt, Origin, Tag
 from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import is_inside, walk
-from scalarlint.checks.base import CheckContext, CheckInfo, Finding, element_accesses, short
+from scalarlint.checks.base import CheckContext, CheckInfo, Finding, Match, element_accesses, short
 from scalarlint.diagnostics import Severity
 
 INFO = CheckInfo(
@@ -56,6 +57,20 @@ The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x
         "array_reduction",
     ),
 )
+
+
+@dataclass(frozen=True)
+class BuiltinIteration(Match):
+    """SL104's match for ``sum(x)``, ``max(x)``, ``list(x)``, ...: a Python builtin iterating a
+    device array; ``builtin`` is its name (the reduction fixer rewrites the ones it knows)."""
+
+    builtin: str
+
+
+@dataclass(frozen=True)
+class ElementLoop(Match):
+    """SL104's match for a loop whose body reads or writes one element per trip (the finding
+    is on the loop header): its evidence comes from the element accesses in the body."""
 
 NODE_TYPES = (cst.For, cst.CompFor, cst.While, cst.Call, cst.StarredElement, cst.Assign)
 
@@ -127,7 +142,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"builtin `{name[0]}()` iterates the array `{short(ctx, arg)}` in Python, one element at a time; "
                 f"use the array module's reduction (e.g. `xp.{_replacement(name[0])}`)",
                 Severity.ERROR,
-                data={"builtin": name[0]},
+                match=BuiltinIteration(name[0]),
             )
             return
 
@@ -209,7 +224,7 @@ def _element_loop(node: cst.For | cst.CompFor | cst.While, ctx: CheckContext) ->
         f"element loop over {shown}: runs once per element, each trip a kernel launch and often a sync; "
         "write it as whole-array operations",
         Severity.ERROR,
-        data={"element_loop": True},
+        match=ElementLoop(),
     )
 
 
