@@ -45,12 +45,14 @@ from scalarlint.checks import BY_CODE
 from scalarlint.diagnostics import Fix
 
 from . import why_not
+from .outcomes import Declined
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-FixerFunc = Callable[["Finding", "FileAnalyzer"], list[Fix]]
+# A fixer returns its fixes, or ``Declined(reason)`` when it matched and knows why it makes none.
+FixerFunc = Callable[["Finding", "FileAnalyzer"], "list[Fix] | Declined"]
 
 
 def _fixers_by_code() -> dict[str, tuple[FixerFunc, ...]]:
@@ -81,10 +83,21 @@ _log = logging.getLogger(__name__)
 
 def fixes_for(finding: Finding, analyzer: FileAnalyzer) -> tuple[Fix, ...]:
     """Every fix the fixers offer for ``finding``, safe ones first."""
+    return _answers(finding, analyzer)[0]
+
+
+def _answers(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...], str | None]:
+    """The fixes the fixers offer for ``finding`` (safe ones first), and the first reason a
+    fixer gave for declining (``Declined``), in the check's preference order."""
     out: list[Fix] = []
+    declined: str | None = None
     for fixer in BY_CODE_FIXERS.get(finding.code, ()):
         try:
-            out.extend(fixer(finding, analyzer))
+            answer = fixer(finding, analyzer)
+            if isinstance(answer, Declined):
+                declined = declined or answer.reason
+            else:
+                out.extend(answer)
         except Exception:  # pragma: no cover - a bug in a fixer; logged, never fatal
             # A fixer that fails on odd code must not take the whole check run down with it;
             # tests set SCALARLINT_FIXER_ERRORS=raise to see such failures.
@@ -92,7 +105,7 @@ def fixes_for(finding: Finding, analyzer: FileAnalyzer) -> tuple[Fix, ...]:
                 raise
             _log.warning("fixer %s failed on %s", fixer.__module__, analyzer.source.path, exc_info=True)
     out.sort(key=lambda fix: fix.applicability.value != "safe")
-    return tuple(out)
+    return tuple(out), declined
 
 
 def no_fix_reason(finding: Finding, analyzer: FileAnalyzer) -> str | None:
@@ -107,6 +120,7 @@ def no_fix_reason(finding: Finding, analyzer: FileAnalyzer) -> str | None:
 
 
 def fixes_and_reason(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...], str | None]:
-    """What the engine asks for each reported finding: its fixes, or why there are none."""
-    fixes = fixes_for(finding, analyzer)
-    return fixes, (None if fixes else no_fix_reason(finding, analyzer))
+    """What the engine asks for each reported finding: its fixes, or why there are none (a
+    fixer's own ``Declined`` reason first, else ``why_not``'s for the cases no fixer explains yet)."""
+    fixes, declined = _answers(finding, analyzer)
+    return fixes, (None if fixes else declined or no_fix_reason(finding, analyzer))

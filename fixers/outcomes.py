@@ -1,5 +1,6 @@
 """What fixing produces: one source's ``FixOutcome``, one file's ``FileFix`` (the outcome with
-what writing it back needs) and a whole run's ``FixRun``.
+what writing it back needs) and a whole run's ``FixRun``; and what one fixer answers when it
+makes no fix but knows why, ``Declined``.
 
 The fix loop (``engine``) makes them; writing back (``write_back``), diffs (``diffs``) and the
 front ends read them, so they live apart from all of those.
@@ -12,6 +13,15 @@ from dataclasses import dataclass, field
 
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.diagnostics import Diagnostic, FileError
+
+
+@dataclass(frozen=True)
+class Declined:
+    """A fixer's answer for a finding it matched but will not rewrite: ``reason`` says why, in
+    terms a rule author can act on. The fixer that stopped knows why; the report shows it when
+    no other fixer made a fix (``scalarlint.fixers.fixes_and_reason``)."""
+
+    reason: str
 
 
 @dataclass

@@ -77,6 +77,7 @@ from .cst_helpers import ancestors, integer_value, names_in
 from .loop_ranges import RangeInfo, range_info
 from .mask_argmax import needs_numeric_mask
 from .namespaces import array_namespace_alias
+from .outcomes import Declined
 from .search_parts import _covers, _elementwise, _name_uses_ok, _Vectorize, found_index, vectorize_predicate
 from .search_sentinel import NONE_REASON, decline_reason, initial_value, is_none, keep_sentinel
 from .statements import attached_comment_rows, indentation, replace_statements
@@ -88,7 +89,7 @@ if TYPE_CHECKING:
 MESSAGE = "Search on the device with `argmax` of a mask (differs when nothing matches)"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
     node = finding.node
     xp = array_namespace_alias(analyzer, node)
     if xp is None:
@@ -101,7 +102,8 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     elif isinstance(node, cst.Subscript):
         edits = _search_subscript(analyzer, node, xp)
     if not edits:
-        return []
+        reason = sentinel_reason(analyzer, node)  # the search lacks the not-found value it needs
+        return Declined(reason) if reason else []
     return [Fix(Applicability.UNSAFE, MESSAGE, tuple(edits))]
 
 

@@ -4,7 +4,10 @@ A finding without a fix looks like a fix that is missing; most of the time a rew
 considered and would change what the code does, or needs an algorithm rather than a local
 edit. ``explain`` names the first reason that applies, in the terms a rule author can act on
 (bind an array module, move the use off the host, split the loop), so the report says a fix
-was considered. It runs only for findings that got no fix at all.
+was considered. It runs only for findings that got no fix at all and for which no fixer
+declined with its own reason: a fixer that knows why it stops returns ``Declined(reason)``
+(the search fixer does, for a search that lacks the not-found value it needs), and the reasons
+left here are the ones no fixer gives yet.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from .elementwise import elementwise_parent, is_elementwise_call, module_functio
 from .index_facts import index_values, is_host_int
 from .loop_names import loops_around
 from .namespaces import array_namespace_alias
-from .vectorized_search import sentinel_reason
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
@@ -38,10 +40,6 @@ def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
     node = finding.node
     if array_namespace_alias(analyzer, node) is None:
         return "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
-    if finding.code == "SL103":
-        reason = sentinel_reason(analyzer, node)
-        if reason:
-            return reason
     ctx = analyzer.context
     enclosing = ctx.enclosing_loops(node)
     header = loops_around(analyzer, node)[: -len(enclosing) or None]  # the loop the finding is on

@@ -172,7 +172,7 @@ def fixers_used() -> dict[str, set[str]]:
     def recording(fixer: fixers.FixerFunc) -> fixers.FixerFunc:
         def wrapped(finding, analyzer):  # type: ignore[no-untyped-def]
             out = fixer(finding, analyzer)
-            for fix in out:
+            for fix in out if isinstance(out, list) else ():  # (a Declined answer made no fix)
                 made[fix] = fixer.__module__
             return out
 
