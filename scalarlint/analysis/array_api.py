@@ -108,6 +108,8 @@ def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.B
         return K.array(2)
     if name in LIKE and arg_kinds:
         first = arg_kinds[0]
+        if name in ("asarray", "array") and (first.tag is Tag.UNKNOWN or first.is_array and first.doubt >= Doubt.HOST_COPY) and inf.namespaces.converts_onto_device(node):
+            return K.array(first.rank, first.boolean)  # jnp.array(result) of a host result: back on the device
         if first.is_device:
             return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like", first.doubt, first.key)
         if name in ("asarray", "array") and first.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):

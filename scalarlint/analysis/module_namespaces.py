@@ -10,7 +10,7 @@ from typing import Mapping
 import libcst as cst
 from libcst.metadata import Scope
 
-from scalarlint.analysis.frameworks import SCALAR_INDEX_SYNC_MODULES
+from scalarlint.analysis.frameworks import DEVICE_CONVERTING_MODULES, SCALAR_INDEX_SYNC_MODULES
 from scalarlint.analysis.host_numpy import ARRAY_PROTOCOL_FRAMEWORKS, DEVICE_FRAMEWORKS, names_a_generic_namespace
 from scalarlint.analysis.imports import call_head, imported_roots, qualified_names
 
@@ -43,6 +43,11 @@ class ModuleNamespaces:
         """``torch.f(...)``, ``jnp.f(...)``, ``tf.f(...)``: a device framework's namespace, whose
         functions return its arrays even for Python numbers (NumPy's return host scalars)."""
         return any(name.split(".", 1)[0] in DEVICE_FRAMEWORKS for name in self._head_names(call))
+
+    def converts_onto_device(self, call: cst.Call) -> bool:
+        """``jnp.array(result)``: a namespace whose conversion puts a host value on the device
+        (``frameworks.DEVICE_CONVERTING_MODULES``)."""
+        return any(name in DEVICE_CONVERTING_MODULES or name.split(".", 1)[0] in DEVICE_CONVERTING_MODULES for name in self._head_names(call))
 
     def index_reads_host(self) -> bool:
         """The module imports a framework whose indexing copies a 0-d integer index to the host

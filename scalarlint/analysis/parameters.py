@@ -302,6 +302,20 @@ def _unpacked_in(fwd: cst.FunctionDef, primal: cst.BaseExpression) -> bool:
     return False
 
 
+def _union_kind(members: list[Kind]) -> Kind:
+    """``Union[List, Tensor]``: a parameter that may be an array is device-capable in a rule (the
+    policy for rule inputs), with the doubt of a parameter since a caller may pass the list; a
+    union without an array member says nothing."""
+    arrays = [m for m in members if m.is_array]
+    if not arrays:
+        return K.UNKNOWN
+    ranks = {a.rank for a in arrays}
+    rank = ranks.pop() if len(ranks) == 1 else None
+    if len(arrays) == len(members):
+        return K.array(rank)
+    return K.array(rank, doubt=Doubt.PARAMETER)
+
+
 def annotation_kind(node: cst.BaseExpression) -> Kind:
     if isinstance(node, cst.Subscript):
         head = call_name(node.value) or []
@@ -310,6 +324,8 @@ def annotation_kind(node: cst.BaseExpression) -> Kind:
             inner = node.slice[0].slice
             if isinstance(inner, cst.Index):
                 return annotation_kind(inner.value)
+        if last == "Union" and node.slice:
+            return _union_kind([annotation_kind(e.slice.value) for e in node.slice if isinstance(e.slice, cst.Index)])
         if last in ("tuple", "Tuple", "list", "List", "Sequence", "dict", "Dict", "Mapping", "Iterable"):
             return K.CONTAINER
         if last in ("NDArray", "ndarray", "Array", "Tensor"):

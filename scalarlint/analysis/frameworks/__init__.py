@@ -59,11 +59,13 @@ RECEIVERS: dict[str, tuple[str, ...]] = {k: v for f in FRAMEWORKS for k, v in f.
 CONSTRUCTORS: dict[str, int | None] = {k: v for f in FRAMEWORKS for k, v in f.constructors.items()}
 # Array modules whose indexing copies a 0-d integer index to the host (``torch``).
 SCALAR_INDEX_SYNC_MODULES: frozenset[str] = frozenset(m for f in FRAMEWORKS if f.index_reads_scalar_arrays for m in f.array_modules)
+# Array modules whose ``array``/``asarray`` put a host value on the device (``jax.numpy``).
+DEVICE_CONVERTING_MODULES: frozenset[str] = frozenset(m for f in FRAMEWORKS if f.converts_onto_device for m in f.array_modules)
 RETURNS_CLOSURE_RULES: bool = any(f.returns_closure_rules for f in FRAMEWORKS)
 FUNCTION_BASES: bool = any(f.function_bases for f in FRAMEWORKS)
 
 __all__ = [
-    "ARRAY_MODULES", "CLASS_CONVENTIONS", "CONSTRUCTORS", "ELEMENT_METHODS", "FUNCTION_BASES", "FRAMEWORKS",
+    "ARRAY_MODULES", "CLASS_CONVENTIONS", "CONSTRUCTORS", "DEVICE_CONVERTING_MODULES", "ELEMENT_METHODS", "FUNCTION_BASES", "FRAMEWORKS",
     "FUNCTION_LIKE", "HOST_CALLBACKS", "HOST_FUNCTIONS", "HOST_METHODS", "REGISTRATIONS", "RECEIVERS",
     "REGISTRATION_METHODS", "RETURNS_CLOSURE_RULES", "RULE_DECORATORS", "SAVED_METHODS", "STRUCTURAL",
     "ClassConvention", "Framework",

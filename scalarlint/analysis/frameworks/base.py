@@ -63,3 +63,7 @@ class Framework:
     # (torch's C++ indexing calls ``.item()`` on it), so ``x[:, i]`` with ``i`` one element of
     # a device array waits for the device; in JAX or CuPy the same index is a gather.
     index_reads_scalar_arrays: bool = False
+    # ``jnp.array(x)``/``jnp.asarray(x)`` put what they convert on the default device, so their
+    # result is device data even from a host copy; torch's ``tensor``/``as_tensor`` make a CPU
+    # tensor unless told otherwise, and NumPy-like generic namespaces may be NumPy itself.
+    converts_onto_device: bool = False

@@ -15,4 +15,5 @@ FRAMEWORK = Framework(
     array_modules=("jnp", "jax.numpy", "lax", "jax.lax"),
     host_functions=frozenset({"device_get"}),
     host_callbacks=frozenset({"pure_callback", "io_callback", "id_tap", "id_print"}),
+    converts_onto_device=True,
 )

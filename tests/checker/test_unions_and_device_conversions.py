@@ -1,0 +1,78 @@
+"""A parameter annotated ``Union[List, Tensor]`` may be a tensor, so a rule's helper treats it
+as device-capable (the policy for rule inputs); and ``jnp.array(host_result)`` puts the result
+back on the device, so a cotangent shaped like it is device data that ``np.array(g)`` copies
+to the host. Each case is checked both ways."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scalarlint.config import Config
+from scalarlint.engine import check_paths
+
+
+def _codes(tmp_path: Path, text: str) -> list[tuple[int, str]]:
+    (tmp_path / "mod.py").write_text(text, encoding="utf-8")
+    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
+    return sorted((d.location.row, d.code) for d in result.diagnostics)
+
+
+UNION_PARAMETER = '''\
+from typing import List, Union
+import torch
+
+
+class Adjoint(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, g):
+        x, t_span = ctx.saved_tensors
+        return solve(x, t_span), None
+
+
+def solve(x: torch.Tensor, t_span: {annotation}):
+    if t_span[1] < t_span[0]:
+        x = -x
+    return x
+'''
+
+
+def test_a_union_with_a_tensor_member_is_device_capable(tmp_path: Path) -> None:
+    codes = _codes(tmp_path, UNION_PARAMETER.format(annotation="Union[List, torch.Tensor]"))
+    assert (13, "SL101") in codes
+
+
+def test_a_union_without_an_array_member_says_nothing(tmp_path: Path) -> None:
+    assert (13, "SL101") not in _codes(tmp_path, UNION_PARAMETER.format(annotation="Union[List, tuple]"))
+
+
+HOST_OPERATOR = '''\
+import jax
+import numpy as np
+import jax.numpy as jnp
+
+
+def wrap(cls):
+    def func_fwd(values):
+        obj = cls(values)
+        result = obj.compute()
+        return {namespace}.array(result), obj.vjp
+
+    def func_bwd(vjp, g):
+        g = np.array(g)
+        return (jnp.array(vjp(g)),)
+
+    @jax.custom_vjp
+    def func(values):
+        return func_fwd(values)[0]
+
+    func.defvjp(func_fwd, func_bwd)
+    return func
+'''
+
+
+def test_jnp_array_of_a_host_result_is_device_data(tmp_path: Path) -> None:
+    assert (13, "SL105") in _codes(tmp_path, HOST_OPERATOR.format(namespace="jnp"))
+
+
+def test_np_array_of_a_host_result_stays_host_data(tmp_path: Path) -> None:
+    assert (13, "SL105") not in _codes(tmp_path, HOST_OPERATOR.format(namespace="np"))
