@@ -13,6 +13,7 @@ import libcst as cst
 from libcst.metadata import Assignment, Scope
 
 from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
+from scalarlint.analysis.frameworks import NUMPY_LIKE_IMPORTS
 from scalarlint.analysis.syntax import call_name
 
 from .cst_helpers import binding_value, dotted, scope_chain
@@ -20,10 +21,9 @@ from .cst_helpers import binding_value, dotted, scope_chain
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
 
-# Array modules imported under these dotted names count as an array namespace.
-MODULE_IMPORTS = frozenset(
-    {"numpy", "cupy", "jax.numpy", "torch", "autograd.numpy", "array_api_strict", "dpnp", "mlx.core"}
-)
+# Array modules imported under these dotted names count as an array namespace (the frameworks'
+# NumPy-like imports: one list, kept in ``scalarlint.analysis.frameworks``).
+MODULE_IMPORTS = frozenset(NUMPY_LIKE_IMPORTS)
 
 
 def _imports_array_module(node: cst.CSTNode, bound: str) -> bool:

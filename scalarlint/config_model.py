@@ -34,22 +34,9 @@ DEFAULT_RULE_PATTERNS = (
 # these are the user's own bases, whose ``rule-methods`` are rules.
 DEFAULT_RULE_BASES: tuple[str, ...] = ()
 DEFAULT_RULE_METHODS = ("backward", "jvp", "vjp", "backward_cpu", "backward_gpu")
-DEFAULT_ARRAY_MODULES = tuple(dict.fromkeys((
-    "np",
-    "numpy",
-    "xp",
-    "cp",
-    "cupy",
-    "jnp",
-    "jax.numpy",
-    "torch",
-    "anp",
-    "autograd.numpy",
-    "array_api_strict",
-    "mx",
-    "dpnp",
-    *FRAMEWORK_ARRAY_MODULES,
-)))
+# Every array-namespace name the framework modules know (``xp``, ``np``, ``jnp``, ``mx`` for
+# ``mlx.core``, ...): one list, kept in ``scalarlint.analysis.frameworks``.
+DEFAULT_ARRAY_MODULES = FRAMEWORK_ARRAY_MODULES
 DEFAULT_SCALAR_PARAMS = (
     "axis",
     "axes",

@@ -51,7 +51,12 @@ HOST_METHODS: frozenset[str] = _union("host_methods")
 ELEMENT_METHODS: frozenset[str] = _union("element_methods")
 HOST_FUNCTIONS: frozenset[str] = _union("host_functions")
 HOST_CALLBACKS: frozenset[str] = _union("host_callbacks")
-ARRAY_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for f in FRAMEWORKS for m in f.array_modules))
+# NumPy-like namespaces by import path and their conventional names (``Framework.numpy_like_imports``).
+NUMPY_LIKE_IMPORTS: dict[str, str] = {k: v for f in FRAMEWORKS for k, v in f.numpy_like_imports.items()}
+# Every name that holds an array namespace: the frameworks' own and both names of each NumPy-like import.
+ARRAY_MODULES: tuple[str, ...] = tuple(dict.fromkeys(
+    m for f in FRAMEWORKS for m in (*f.array_modules, *(n for item in f.numpy_like_imports.items() for n in item[::-1]))
+))
 LAYER_BASES: tuple[str, ...] = tuple(b for f in FRAMEWORKS for b in f.layer_bases)
 FUNCTION_LIKE = generic.FUNCTION_LIKE
 STRUCTURAL = generic.STRUCTURAL
@@ -65,7 +70,7 @@ RETURNS_CLOSURE_RULES: bool = any(f.returns_closure_rules for f in FRAMEWORKS)
 FUNCTION_BASES: bool = any(f.function_bases for f in FRAMEWORKS)
 
 __all__ = [
-    "ARRAY_MODULES", "CLASS_CONVENTIONS", "CONSTRUCTORS", "DEVICE_CONVERTING_MODULES", "ELEMENT_METHODS", "FUNCTION_BASES", "FRAMEWORKS",
+    "ARRAY_MODULES", "CLASS_CONVENTIONS", "CONSTRUCTORS", "DEVICE_CONVERTING_MODULES", "ELEMENT_METHODS", "FUNCTION_BASES", "FRAMEWORKS", "NUMPY_LIKE_IMPORTS",
     "FUNCTION_LIKE", "HOST_CALLBACKS", "HOST_FUNCTIONS", "HOST_METHODS", "REGISTRATIONS", "RECEIVERS",
     "REGISTRATION_METHODS", "RETURNS_CLOSURE_RULES", "RULE_DECORATORS", "SAVED_METHODS", "STRUCTURAL",
     "ClassConvention", "Framework",

@@ -67,3 +67,7 @@ class Framework:
     # result is device data even from a host copy; torch's ``tensor``/``as_tensor`` make a CPU
     # tensor unless told otherwise, and NumPy-like generic namespaces may be NumPy itself.
     converts_onto_device: bool = False
+    # NumPy-like namespaces by import path, with the name code conventionally binds each to
+    # (``{"jax.numpy": "jnp"}``): the fixers write ``xp.where``-style calls into an import of one
+    # of these, and both names are array-module names of the default configuration.
+    numpy_like_imports: dict[str, str] = field(default_factory=dict)

@@ -20,4 +20,16 @@ STRUCTURAL = ClassConvention(
     forward_methods=("forward", "construct", "perform"),
 )
 
-FRAMEWORK = Framework(name="generic", function_bases=True, array_modules=("np", "numpy", "xp", "cp", "cupy", "anp", "autograd.numpy", "array_api_strict", "dpnp", "onp"))
+FRAMEWORK = Framework(
+    name="generic",
+    function_bases=True,
+    array_modules=("xp", "onp"),
+    numpy_like_imports={
+        "numpy": "np",
+        "cupy": "cp",
+        "autograd.numpy": "anp",
+        "array_api_strict": "array_api_strict",
+        "dpnp": "dpnp",
+        "mlx.core": "mx",
+    },
+)

@@ -16,4 +16,5 @@ FRAMEWORK = Framework(
     host_functions=frozenset({"device_get"}),
     host_callbacks=frozenset({"pure_callback", "io_callback", "id_tap", "id_print"}),
     converts_onto_device=True,
+    numpy_like_imports={"jax.numpy": "jnp"},
 )

@@ -18,6 +18,7 @@ FRAMEWORK = Framework(
     registrations=frozenset({"register_autograd"}),
     rule_decorators=frozenset({"library.custom_op", "library.impl", "library.register_kernel"}),
     array_modules=("torch",),
+    numpy_like_imports={"torch": "torch"},
     host_methods=frozenset({"numpy", "cpu", "tolist"}),
     element_methods=frozenset({"item"}),
     index_reads_scalar_arrays=True,
