@@ -1,4 +1,9 @@
-"""SL101 scalar-getindex: reading one element of a device array with host-integer indices."""
+"""SL101 scalar-getindex: reading one element of a device array with host-integer indices.
+
+Everything about SL101 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL101/``.
+"""
 
 from __future__ import annotations
 

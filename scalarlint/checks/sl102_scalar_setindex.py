@@ -1,4 +1,9 @@
-"""SL102 scalar-setindex: writing one element of a device array with host-integer indices."""
+"""SL102 scalar-setindex: writing one element of a device array with host-integer indices.
+
+Everything about SL102 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL102/``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""SL103 search-loop: scanning elements in Python to find an index (findfirst/findlast)."""
+"""SL103 search-loop: scanning elements in Python to find an index (findfirst/findlast).
+
+Everything about SL103 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL103/``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""SL104 element-iteration: iterating a device array element by element in Python."""
+"""SL104 element-iteration: iterating a device array element by element in Python.
+
+Everything about SL104 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL104/``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""SL105 host-conversion: turning an array element, or a whole array, into host Python values."""
+"""SL105 host-conversion: turning an array element, or a whole array, into host Python values.
+
+Everything about SL105 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL105/``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""SL106 data-dependent-shape: results whose size depends on the values in the array."""
+"""SL106 data-dependent-shape: results whose size depends on the values in the array.
+
+Everything about SL106 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL106/``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""SL107 host-sync (opt-in): one sync on a reduction result or a device value used on the host."""
+"""SL107 host-sync (opt-in): one sync on a reduction result or a device value used on the host.
+
+Everything about SL107 starts here: this module is the check (what it matches, its documentation in
+``INFO.doc``, and in ``INFO.fixers`` the modules of ``fixers/`` that rewrite its findings); its
+fixtures and their ``--diff`` snapshots are in ``tests/checks/SL107/``.
+"""
 
 from __future__ import annotations
 
