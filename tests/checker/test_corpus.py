@@ -6,7 +6,6 @@ every other line must yield nothing. Fixit's VALID/INVALID idea, one file per AD
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,9 @@ import pytest
 from scalarlint.config import Config
 from scalarlint.engine import check_paths
 
+from expect_comments import EXPECT, EXPECT_SL107, expected  # tests/ is on the path through its conftest
+
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
-EXPECT = re.compile(r"#\s*expect:\s*((?:SL\d{3}\s*)+)")
-EXPECT_SL107 = re.compile(r"#\s*expect-sl107:\s*((?:SL\d{3}\s*)+)")
-
-
-def expected(path: Path, pattern: re.Pattern[str]) -> set[tuple[int, str]]:
-    out: set[tuple[int, str]] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = pattern.search(line)
-        if match:
-            out |= {(number, code) for code in match.group(1).split()}
-    return out
 
 
 def found(paths: list[Path], config: Config) -> dict[Path, set[tuple[int, str]]]:

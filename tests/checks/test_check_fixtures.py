@@ -38,7 +38,6 @@ The larger per-framework corpora (``tests/corpus/``, ``tests/fixers/corpus/``,
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -53,11 +52,10 @@ from scalarlint.cli import main
 from scalarlint.config import Config
 from scalarlint.engine import check_paths
 
+from expect_comments import EXPECT, EXPECT_SL107, expected  # tests/ is on the path through its conftest
+
 CHECKS = Path(__file__).resolve().parent
 CODES = tuple(f"SL10{n}" for n in range(1, 8))
-# the conventions of tests/checker/test_corpus.py
-EXPECT = re.compile(r"#\s*expect:\s*((?:SL\d{3}\s*)+)")
-EXPECT_SL107 = re.compile(r"#\s*expect-sl107:\s*((?:SL\d{3}\s*)+)")
 UPDATE = os.environ.get("SCALARLINT_UPDATE_SNAPSHOTS") == "1"
 
 FIXTURES = sorted(p for code in CODES for p in (CHECKS / code).glob("*.py"))
@@ -76,15 +74,6 @@ def _id(path: Path) -> str:
 
 def _snapshot(fixture: Path) -> Path:
     return fixture.with_suffix(".diff")
-
-
-def expected(path: Path, pattern: re.Pattern[str]) -> set[tuple[int, str]]:
-    out: set[tuple[int, str]] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = pattern.search(line)
-        if match:
-            out |= {(number, code) for code in match.group(1).split()}
-    return out
 
 
 def _opted_in(path: Path) -> bool:
