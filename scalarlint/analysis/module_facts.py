@@ -184,6 +184,16 @@ class CallFacts:
         # save_for_backward takes is one tensor per argument, so the element stays an array
         return joined if joined.tag not in (Tag.UNKNOWN, Tag.ARRAY, Tag.DEVICE_SCALAR, Tag.ARRAY_SEQ) else None
 
+    def forward_returns(self, bwd: cst.FunctionDef) -> list[tuple[cst.FunctionDef, cst.Return]]:
+        """Every ``return`` of the jax ``fwd`` registered beside ``bwd`` (``f.defvjp(fwd, bwd)``),
+        with that fwd: what the bwd's residuals and cotangent are made from."""
+        forward = self.facts.forward_of.get(bwd.name.value)
+        scope = self.inf.scopes.get(bwd)
+        if forward is None or scope is None or forward not in scope:
+            return []
+        fwds = [a.node for a in scope[forward] if isinstance(getattr(a, "node", None), cst.FunctionDef)]
+        return [(fwd, ret) for fwd in fwds for ret in self.facts.returns_of.get(fwd, [])]
+
     def residual_kind(self, residuals: cst.Name, position: int) -> Kind | None:
         """What a jax ``fwd`` put at ``position`` of its residuals, for ``a, b = res`` in the
         ``bwd`` registered beside it (``f.defvjp(fwd, bwd)``; ``res`` is the parameter before the
@@ -194,21 +204,15 @@ class CallFacts:
         bwd = self.facts.parents.get(self.facts.parents.get(param)) if param is not None else None
         if not isinstance(bwd, cst.FunctionDef) or len(bwd.params.params) < 2 or bwd.params.params[-2] is not param:
             return None
-        forward = self.facts.forward_of.get(bwd.name.value)
-        scope = self.inf.scopes.get(bwd)
-        if forward is None or scope is None or forward not in scope:
-            return None
         kinds: list[Kind] = []
-        for assignment in scope[forward]:
-            fwd = getattr(assignment, "node", None)
-            for ret in self.facts.returns_of.get(fwd, []) if isinstance(fwd, cst.FunctionDef) else []:
-                value = ret.value
-                if not (isinstance(value, cst.Tuple) and len(value.elements) == 2):
-                    return None
-                parts = value.elements[1].value
-                if not isinstance(parts, cst.Tuple) or position >= len(parts.elements) or isinstance(parts.elements[position], cst.StarredElement):
-                    return None
-                kinds.append(self._residual_part(fwd, parts.elements[position].value))
+        for fwd, ret in self.forward_returns(bwd):
+            value = ret.value
+            if not (isinstance(value, cst.Tuple) and len(value.elements) == 2):
+                return None
+            parts = value.elements[1].value
+            if not isinstance(parts, cst.Tuple) or position >= len(parts.elements) or isinstance(parts.elements[position], cst.StarredElement):
+                return None
+            kinds.append(self._residual_part(fwd, parts.elements[position].value))
         joined = K.combine(kinds) if kinds else K.UNKNOWN
         return joined if joined.tag in (Tag.ARRAY_SEQ, Tag.CONTAINER, Tag.SHAPE, Tag.HOST_INT, Tag.HOST_SCALAR, Tag.FUNCTION) else None
 

@@ -47,7 +47,7 @@ class ModuleNamespaces:
     def converts_onto_device(self, call: cst.Call) -> bool:
         """``jnp.array(result)``: a namespace whose conversion puts a host value on the device
         (``frameworks.DEVICE_CONVERTING_MODULES``)."""
-        return any(name in DEVICE_CONVERTING_MODULES or name.split(".", 1)[0] in DEVICE_CONVERTING_MODULES for name in self._head_names(call))
+        return not DEVICE_CONVERTING_MODULES.isdisjoint(self._head_names(call))
 
     def index_reads_host(self) -> bool:
         """The module imports a framework whose indexing copies a 0-d integer index to the host

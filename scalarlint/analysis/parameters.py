@@ -248,9 +248,8 @@ def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Para
 def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
     """A pullback returned as ``return y, pullback`` takes a cotangent shaped like ``y``; a jax
     ``bwd(res, g)`` registered with ``f.defvjp(fwd, bwd)`` one shaped like ``fwd``'s primal."""
-    forward = inf.facts.forward_of.get(func.name.value)
-    if forward is not None and params.params and params.params[-1] is param:
-        return _jax_cotangent(inf, func, forward)
+    if func.name.value in inf.facts.forward_of and params.params and params.params[-1] is param:
+        return _jax_cotangent(inf, func)
     if not params.params or params.params[0] is not param:
         return None
     outer = inf.enclosing_function(func)
@@ -269,21 +268,14 @@ def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, 
     return None
 
 
-def _jax_cotangent(inf: "Inference", bwd: cst.FunctionDef, forward: str) -> Kind | None:
-    scope = inf.scopes.get(bwd)
-    if scope is None or forward not in scope:
-        return None
-    for assignment in scope[forward]:
-        fwd = getattr(assignment, "node", None)
-        if not isinstance(fwd, cst.FunctionDef):
-            continue
-        for ret in inf.returns(fwd):
-            if isinstance(ret.value, cst.Tuple) and len(ret.value.elements) == 2:
-                if _unpacked_in(fwd, ret.value.elements[0].value):
-                    return K.ARRAY_SEQ  # the primal is a tuple of outputs: so is its cotangent
-                primal = inf.kind(ret.value.elements[0].value)
-                if primal.tag is Tag.ARRAY:
-                    return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
+def _jax_cotangent(inf: "Inference", bwd: cst.FunctionDef) -> Kind | None:
+    for fwd, ret in inf.calls.forward_returns(bwd):
+        if isinstance(ret.value, cst.Tuple) and len(ret.value.elements) == 2:
+            if _unpacked_in(fwd, ret.value.elements[0].value):
+                return K.ARRAY_SEQ  # the primal is a tuple of outputs: so is its cotangent
+            primal = inf.kind(ret.value.elements[0].value)
+            if primal.tag is Tag.ARRAY:
+                return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
     return None
 
 

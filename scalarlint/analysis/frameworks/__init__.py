@@ -55,7 +55,7 @@ HOST_CALLBACKS: frozenset[str] = _union("host_callbacks")
 NUMPY_LIKE_IMPORTS: dict[str, str] = {k: v for f in FRAMEWORKS for k, v in f.numpy_like_imports.items()}
 # Every name that holds an array namespace: the frameworks' own and both names of each NumPy-like import.
 ARRAY_MODULES: tuple[str, ...] = tuple(dict.fromkeys(
-    m for f in FRAMEWORKS for m in (*f.array_modules, *(n for item in f.numpy_like_imports.items() for n in item[::-1]))
+    name for f in FRAMEWORKS for name in (*f.array_modules, *(n for module, alias in f.numpy_like_imports.items() for n in (alias, module)))
 ))
 LAYER_BASES: tuple[str, ...] = tuple(b for f in FRAMEWORKS for b in f.layer_bases)
 FUNCTION_LIKE = generic.FUNCTION_LIKE
