@@ -47,6 +47,15 @@ class Match:
     and the fixers read typed fields instead of recognising the pattern a second time."""
 
 
+@dataclass(frozen=True)
+class ElementMatch(Match):
+    """SL101's and SL102's shared match: one element read or written. ``guessed``: the
+    low-confidence tier (``--confidence low``) reported it on its guess about an unknown value,
+    not on the inference's evidence; the evidence then says so and stays LOW."""
+
+    guessed: bool = False
+
+
 @dataclass
 class Finding:
     """A check's raw result, still tied to its node; the engine turns it into a Diagnostic."""

@@ -35,9 +35,7 @@ from scalarlint.analysis.masks import mask_name
 from scalarlint.analysis.origins import HIGH, LOW, MEDIUM, Reason, array_origin, code, index_origin
 from scalarlint.analysis.syntax import CONVERTERS
 from scalarlint.analysis.tree import walk
-from scalarlint.checks.base import CheckContext, Finding, element_accesses
-from scalarlint.checks.sl101_scalar_getindex import ScalarRead
-from scalarlint.checks.sl102_scalar_setindex import ScalarWrite
+from scalarlint.checks.base import CheckContext, ElementMatch, Finding, element_accesses
 from scalarlint.checks.sl103_search_loop import SearchLoop
 from scalarlint.checks.sl104_element_iteration import ElementLoop
 from scalarlint.diagnostics import Confidence
@@ -59,7 +57,7 @@ def explain(finding: Finding, ctx: CheckContext) -> Explanation:
 
 def _guessed(finding: Finding) -> bool:
     """Whether the low tier reported this element access on its guess (its match says so)."""
-    return isinstance(finding.match, (ScalarRead, ScalarWrite)) and finding.match.guessed
+    return isinstance(finding.match, ElementMatch) and finding.match.guessed
 
 
 def _reason(finding: Finding, ctx: CheckContext) -> Reason:

@@ -16,8 +16,8 @@ from scalarlint.checks import low_tier
 from scalarlint.checks.base import (
     CheckContext,
     CheckInfo,
+    ElementMatch,
     Finding,
-    Match,
     element_finding,
 )
 
@@ -80,12 +80,8 @@ loop, vectorize the loop instead (`xp.where`, reductions, `argmax` of a mask).
 
 
 @dataclass(frozen=True)
-class ScalarRead(Match):
-    """SL101's match: the reported subscript is one element read of a device array.
-    ``guessed``: the low-confidence tier (``--confidence low``) reported it on its guess about an
-    unknown value, not on the inference's evidence; the evidence then says so and stays LOW."""
-
-    guessed: bool = False
+class ScalarRead(ElementMatch):
+    """SL101's match: the reported subscript is one element read of a device array."""
 
 
 NODE_TYPES = (cst.Subscript,)

@@ -16,8 +16,8 @@ from scalarlint.checks import low_tier
 from scalarlint.checks.base import (
     CheckContext,
     CheckInfo,
+    ElementMatch,
     Finding,
-    Match,
     element_finding,
 )
 
@@ -64,12 +64,8 @@ or mark the intent with `with allow_scalar():`.
 
 
 @dataclass(frozen=True)
-class ScalarWrite(Match):
-    """SL102's match: the reported subscript is one element write of a device array.
-    ``guessed``: the low-confidence tier (``--confidence low``) reported it on its guess about an
-    unknown value, not on the inference's evidence; the evidence then says so and stays LOW."""
-
-    guessed: bool = False
+class ScalarWrite(ElementMatch):
+    """SL102's match: the reported subscript is one element write of a device array."""
 
 
 NODE_TYPES = (cst.Subscript,)
