@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scalarlint.config import Config
-from scalarlint.engine import check_paths
+
+from snippet_codes import snippet_codes  # tests/ is on the path through its conftest
 
 
-def _codes(tmp_path: Path, text: str) -> list[tuple[int, str]]:
-    (tmp_path / "mod.py").write_text(text, encoding="utf-8")
-    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
-    return sorted((d.location.row, d.code) for d in result.diagnostics)
+_codes = snippet_codes
 
 
 ROUNDED_BOX = '''\
