@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING
 from scalarlint.checks import BY_CODE
 from scalarlint.diagnostics import Fix
 
-from . import why_not
 from .outcomes import Declined
 
 if TYPE_CHECKING:
@@ -108,19 +107,8 @@ def _answers(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...],
     return tuple(out), declined
 
 
-def no_fix_reason(finding: Finding, analyzer: FileAnalyzer) -> str | None:
-    """For a finding no fixer rewrote: why (``why_not``), so a report shows a fix was considered."""
-    try:
-        return why_not.explain(finding, analyzer)
-    except Exception:  # pragma: no cover - a bug in the explanation; logged, never fatal
-        if os.environ.get("SCALARLINT_FIXER_ERRORS") == "raise":
-            raise
-        _log.warning("why_not failed on %s", analyzer.source.path, exc_info=True)
-        return None
-
-
 def fixes_and_reason(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...], str | None]:
-    """What the engine asks for each reported finding: its fixes, or why there are none (a
-    fixer's own ``Declined`` reason first, else ``why_not``'s for the cases no fixer explains yet)."""
+    """What the engine asks for each reported finding: its fixes, or why there are none (the
+    reason of the first fixer, in the check's preference order, that declined)."""
     fixes, declined = _answers(finding, analyzer)
-    return fixes, (None if fixes else declined or no_fix_reason(finding, analyzer))
+    return fixes, (None if fixes else declined)

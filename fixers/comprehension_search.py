@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.inference import call_name, positional
+from scalarlint.analysis.loop_range import RangeInfo
 from scalarlint.diagnostics import Edit
 
 from .array_evidence import known_array
@@ -19,7 +20,6 @@ from .cst_helpers import integer_value
 from .edits import needs_parens, replace_expression, xp_call
 from .elementwise import module_function
 from .index_facts import index_values
-from .loop_ranges import RangeInfo, range_info
 from .mask_argmax import needs_numeric_mask
 from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
 from .search_sentinel import device_sentinel, keep_sentinel
@@ -29,14 +29,14 @@ if TYPE_CHECKING:
 
 # -- generators and comprehensions ----------------------------------------------------------------
 def _comprehension_mask(
-    analyzer: FileAnalyzer, gen: cst.GeneratorExp | cst.ListComp, xp: str
+    analyzer: FileAnalyzer, gen: cst.GeneratorExp | cst.ListComp, xp: str, rng: RangeInfo | None
 ) -> tuple[cst.BaseExpression, RangeInfo] | None:
+    """The search's mask and the range it scans (``rng``, as SL103 matched it)."""
     comp = gen.for_in
     if comp.inner_for_in is not None or comp.asynchronous is not None or not comp.ifs:
         return None
     if not (isinstance(comp.target, cst.Name) and isinstance(gen.elt, cst.Name) and gen.elt.value == comp.target.value):
         return None
-    rng = range_info(comp.iter)
     if rng is None or rng.start != 0:
         return None
     masks: list[cst.BaseExpression] = []
@@ -55,14 +55,15 @@ def _comprehension_mask(
     return mask, rng
 
 
-def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] | None:
+def search_call_edits(analyzer: FileAnalyzer, call: cst.Call, xp: str, scan: RangeInfo | None) -> list[Edit] | None:
+    """``next``/``max``/``min`` of a generator search; ``scan``: its range, as SL103 matched it."""
     name = call_name(call.func)
     if name not in (["next"], ["max"], ["min"]) or not call.args or any(a.keyword or a.star for a in call.args):
         return None
     gen = call.args[0].value
     if not isinstance(gen, cst.GeneratorExp):
         return None
-    built = _comprehension_mask(analyzer, gen, xp)
+    built = _comprehension_mask(analyzer, gen, xp, scan)
     if built is None:
         return None
     mask, rng = built
@@ -82,14 +83,16 @@ def _search_call(analyzer: FileAnalyzer, call: cst.Call, xp: str) -> list[Edit] 
     return [replace_expression(analyzer, call, found, parens=needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
 
 
-def _search_subscript(analyzer: FileAnalyzer, node: cst.Subscript, xp: str) -> list[Edit] | None:
+def search_subscript_edits(analyzer: FileAnalyzer, node: cst.Subscript, xp: str, scan: RangeInfo | None) -> list[Edit] | None:
+    """``[j for ...][0]``/``[-1]`` and ``flatnonzero(mask)[0]``-style searches; ``scan``: the
+    comprehension's range, as SL103 matched it."""
     values = index_values(node)
     if values is None or len(values) != 1 or integer_value(values[0]) not in (0, -1):
         return None
     last = integer_value(values[0]) == -1
     value = node.value
     if isinstance(value, cst.ListComp):
-        built = _comprehension_mask(analyzer, value, xp)
+        built = _comprehension_mask(analyzer, value, xp, scan)
         if built is None:
             return None
         mask, rng = built

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment, ClassScope, GlobalScope, Scope
 
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
@@ -46,21 +46,7 @@ def contains(node: cst.CSTNode, types: tuple[type, ...]) -> bool:
 
 
 # -- literals and dotted names ---------------------------------------------------------------
-def integer_value(expr: cst.BaseExpression) -> int | None:
-    """The value of an integer literal, ``-1`` included."""
-    if isinstance(expr, cst.Integer):
-        try:
-            return int(expr.value.replace("_", ""), 0)
-        except ValueError:
-            return None
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
-        inner = integer_value(expr.expression)
-        if inner is None:
-            return None
-        return -inner if isinstance(expr.operator, cst.Minus) else inner
-    return None
-
-
+# (``integer_value``, the value of an integer literal, is the analysis's own: ``syntax``)
 def dotted(node: cst.BaseExpression | None) -> str:
     """``a.b.c`` for a name or attribute chain, ``""`` for anything else."""
     parts = call_name(node) if node is not None else None

@@ -61,18 +61,20 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.kinds import Origin
+from scalarlint.analysis.loop_range import RangeInfo, range_info
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
+from . import loop_obstacles
 from .array_evidence import known_array
 from .cst_helpers import assignments_of, binding_value, names_in
 from .edits import bare, replace_expression, xp_call
 from .elementwise import module_function
 from .loop_names import index_unused_after, only_used_in
 from .loop_plan import LoopPlan, _boolean, _is_target, _paren, _simple
-from .loop_ranges import RangeInfo, range_info
 from .namespaces import array_namespace_alias
+from .outcomes import Declined
 from .statements import replace_statements
 
 if TYPE_CHECKING:
@@ -82,7 +84,14 @@ if TYPE_CHECKING:
 MESSAGE = "Vectorize the element loop into whole-array statements"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+    """The fix, or why there is none: what stops a vector form of the loop around the
+    finding (``loop_obstacles``)."""
+    return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or []
+
+
+def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     ctx = analyzer.context
     loops = ctx.enclosing_loops(finding.node)
     if not loops or not isinstance(loops[0], cst.For) or not _over_data(analyzer, loops[0]):

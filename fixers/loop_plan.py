@@ -15,16 +15,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import RangeInfo
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
-
 
 from .array_evidence import known_array
 from .cst_helpers import integer_value, names_in
 from .edits import axis_arg, bare, xp_call
 from .elementwise import ARITHMETIC, is_elementwise_call, module_function
 from .index_facts import index_values
-from .loop_ranges import RangeInfo
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer

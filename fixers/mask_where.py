@@ -37,11 +37,13 @@ import libcst as cst
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
+from . import loop_obstacles
 from .array_evidence import known_array
 from .cst_helpers import enclosing_statement
 from .edits import bare, replace_expression, xp_call
 from .elementwise import is_elementwise_call, is_full_reduction, module_function
 from .namespaces import array_namespace_alias
+from .outcomes import Declined
 from .statements import replace_statements
 
 if TYPE_CHECKING:
@@ -55,7 +57,14 @@ _AUGMENTED = {
 }
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+    """The fix, or why there is none: what stops a vector form of the loop around the
+    finding (``loop_obstacles``), or this fixer's own reason outside loops."""
+    return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer) or []
+
+
+def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
         return []
@@ -183,3 +192,14 @@ def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpre
         return []
     replacement = _where(xp, mask, read.value, cst.Integer("0"))
     return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (replace_expression(analyzer, read, replacement),))]
+
+
+def _declined_outside_loops(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
+    """Why a masked access outside loops keeps its data-dependent shape: the ``xp.where`` form
+    rebinds a name, and a masked read is rewritten only as the one argument of ``sum``."""
+    node = finding.node
+    if finding.code != "SL106" or not isinstance(node, cst.Subscript) or not loop_obstacles.outside_loops(finding, analyzer):
+        return None
+    if analyzer.context.is_store_target(node):
+        return Declined("the masked array is not a plain name (the `xp.where` form rebinds a name)")
+    return Declined("a masked read other than the one argument of `sum`: its size depends on the data")

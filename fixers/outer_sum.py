@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import range_info
 from scalarlint.diagnostics import Applicability, Fix
 
 from .array_evidence import known_array
@@ -36,7 +37,6 @@ from .elementwise import module_function
 from .index_facts import index_values
 from .loop_names import index_unused_after, loops_around
 from .loop_plan import _simple
-from .loop_ranges import range_info
 from .namespaces import array_namespace_alias
 from .statements import replace_statements
 

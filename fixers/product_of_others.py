@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import range_info
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
@@ -53,7 +54,6 @@ from .element_loop import _simple
 from .elementwise import module_function
 from .loop_names import index_unused_after, loops_around, only_used_in
 from .loop_plan import LoopPlan
-from .loop_ranges import range_info
 from .namespaces import array_namespace_alias
 from .statements import replace_statements
 

@@ -37,16 +37,18 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import range_info
 from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
+from . import loop_obstacles
 from .cst_helpers import names_in
 from .edits import bare, xp_call
 from .element_loop import _simple
 from .loop_names import index_unused_after, loops_around, only_used_in
 from .loop_plan import LoopPlan
-from .loop_ranges import range_info
 from .namespaces import array_namespace_alias
+from .outcomes import Declined
 from .statements import block_siblings, replace_statements
 
 if TYPE_CHECKING:
@@ -64,7 +66,14 @@ _SCANS: dict[type[cst.BaseBinaryOp], tuple[str, float, type[cst.BaseBinaryOp]]] 
 _AUGMENTED = {cst.AddAssign: cst.Add, cst.MultiplyAssign: cst.Multiply}
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+    """The fix, or why there is none: what stops a vector form of the loop around the
+    finding (``loop_obstacles``)."""
+    return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or []
+
+
+def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []

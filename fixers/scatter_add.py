@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import range_info
 from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
@@ -46,7 +47,6 @@ from .element_loop import _simple
 from .index_facts import index_values
 from .loop_names import index_unused_after, loops_around
 from .loop_plan import LoopPlan
-from .loop_ranges import range_info
 from .namespaces import array_namespace_alias
 from .runtime_import import imported_name
 from .statements import replace_statements

@@ -14,13 +14,13 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from scalarlint.analysis.inference import call_name, positional
+from scalarlint.analysis.loop_range import RangeInfo
 
 from .array_evidence import known_array
 from .cst_helpers import ancestors, assignments_of, binding_value, integer_value, names_in
 from .edits import xp_call
 from .elementwise import ARITHMETIC, BOOLEAN_FUNCTIONS, ELEMENTWISE_FUNCTIONS, is_elementwise_call, module_function
 from .index_facts import index_values
-from .loop_ranges import RangeInfo
 from .mask_argmax import mask_argmax
 
 if TYPE_CHECKING:

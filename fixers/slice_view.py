@@ -45,22 +45,32 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
+from . import loop_obstacles
 from .array_evidence import known_array
 from .cst_helpers import ancestors, integer_value
 from .device_index import host_conversion
 from .edits import replace_expression, span
 from .elementwise import elementwise_parent, is_elementwise_call, is_full_reduction
 from .index_facts import deferred_to_search, index_values, is_host_int, known_nonnegative
+from .outcomes import Declined
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+
+def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+    """The fix, or why there is none: what stops a vector form of the loop around the
+    finding (``loop_obstacles``), or this fixer's own reason outside loops."""
+    return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer) or []
+
+
+def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     node = finding.node
     if not isinstance(node, cst.Subscript):
         return []
@@ -252,3 +262,37 @@ def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, slice
             continue  # an array parameter or a value of unknown rank: the usual size-1 cotangent
         return False  # a vector, a Python container or something unknown: look before changing
     return True
+
+
+def _declined_outside_loops(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
+    """Why a one-element read outside loops keeps its scalar: a view would only move the sync
+    to where the element is used on the host, or an index is not a host integer."""
+    node = finding.node
+    if finding.code != "SL101" or not isinstance(node, cst.Subscript) or not loop_obstacles.outside_loops(finding, analyzer):
+        return None
+    if not analyzer.context.inference.selects_element(node):
+        return None
+    use = _host_use(analyzer, node)
+    if use:
+        return Declined(f"the element is used on the host ({use}): a view would only move the sync there")
+    if any(not is_host_int(analyzer, v) for v in index_values(node) or []):
+        return Declined("an index is not a host integer")
+    return None
+
+
+def _host_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | None:
+    """Where the element, through elementwise operations, reaches the host: a condition, a
+    conversion or size, an index."""
+    child, parent = node, analyzer.parents.get(node)
+    while parent is not None and elementwise_parent(analyzer, child, parent):
+        child, parent = parent, analyzer.parents.get(parent)
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and getattr(parent, "test", None) is child:
+        return "a condition"
+    if isinstance(parent, cst.Arg):
+        call = analyzer.parents.get(parent)
+        name = call_name(call.func) if isinstance(call, cst.Call) else None
+        if name and name[-1] in ("int", "float", "bool", "range", "len", "print", "str"):
+            return f"`{name[-1]}()`"
+    if isinstance(parent, (cst.Index, cst.Slice)):
+        return "an index or a slice bound"
+    return None

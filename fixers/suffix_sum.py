@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import RangeInfo, range_info
 from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
@@ -40,7 +41,6 @@ from .edits import bare, xp_call
 from .element_loop import _element_write, _simple, _target, _writes
 from .loop_names import index_unused_after, loops_around, only_used_in
 from .loop_plan import LoopPlan
-from .loop_ranges import RangeInfo, range_info
 from .namespaces import array_namespace_alias
 from .running_scan import _numeric_start, _update
 from .statements import replace_statements

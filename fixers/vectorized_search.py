@@ -68,13 +68,14 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
+from scalarlint.analysis.loop_range import RangeInfo
 from scalarlint.analysis.syntax import call_name
 from scalarlint.checks.sl103_search_loop import SearchLoop
 from scalarlint.diagnostics import Applicability, Edit, Fix, Location
 
-from .comprehension_search import _search_call, _search_subscript
+from . import loop_obstacles
+from .comprehension_search import search_call_edits, search_subscript_edits
 from .cst_helpers import ancestors, integer_value, names_in
-from .loop_ranges import RangeInfo, range_info
 from .mask_argmax import needs_numeric_mask
 from .namespaces import array_namespace_alias
 from .outcomes import Declined
@@ -93,33 +94,33 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
     node = finding.node
     xp = array_namespace_alias(analyzer, node)
     if xp is None:
-        return []
+        return loop_obstacles.declined(finding, analyzer) or []  # (no array module to write with)
     edits: list[Edit] | None = None
-    if isinstance(node, cst.For) and isinstance(finding.match, SearchLoop) and finding.match.index is not None:
-        edits = _for_loop(analyzer, node, xp, finding.match.index)
+    match = finding.match if isinstance(finding.match, SearchLoop) else None
+    if isinstance(node, cst.For) and match is not None:
+        edits = _for_loop(analyzer, node, xp, match)
     elif isinstance(node, cst.Call):
-        edits = _search_call(analyzer, node, xp)
+        edits = search_call_edits(analyzer, node, xp, match.scan if match else None)
     elif isinstance(node, cst.Subscript):
-        edits = _search_subscript(analyzer, node, xp)
+        edits = search_subscript_edits(analyzer, node, xp, match.scan if match else None)
     if not edits:
         reason = sentinel_reason(analyzer, node)  # the search lacks the not-found value it needs
-        return Declined(reason) if reason else []
+        return Declined(reason) if reason else loop_obstacles.declined(finding, analyzer) or []
     return [Fix(Applicability.UNSAFE, MESSAGE, tuple(edits))]
 
 
 # -- for loops -------------------------------------------------------------------------------------
-def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str, index: str) -> list[Edit] | None:
-    """``index``: the loop variable, as SL103 matched it; a ``for`` over ``enumerate`` (a tuple
-    target) is left as it is."""
-    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
-        return None
-    rng = range_info(loop.iter)
-    if rng is None:
+def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str, match: SearchLoop) -> list[Edit] | None:
+    """The search as SL103 matched it: its loop variable, the range it scans, the ``if`` that
+    remembers the index and which match it finds. Rewritten when the loop is nothing but that
+    ``if`` (storing the index, optionally ``break``); a ``for`` over ``enumerate`` (a tuple
+    target, no ``scan``) is left as it is."""
+    index, rng, branch = match.index, match.scan, match.branch
+    if index is None or rng is None or branch is None or loop.orelse is not None or loop.asynchronous is not None:
         return None
     body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
-    if len(body) != 1 or not isinstance(body[0], cst.If) or body[0].orelse is not None:
+    if len(body) != 1 or body[0] is not branch or branch.orelse is not None:
         return None
-    branch = body[0]
     stored = _stored_index(branch, index)
     if stored is None:
         return None
@@ -134,7 +135,7 @@ def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str, index: str) -> lis
         mask, bases = vectorized
         if not _covers(analyzer, rng, bases):
             return None
-        last = rng.reverse == leaves  # forward without break, or backward with it
+        last = match.last  # forward without break, or backward with it
         if decline_reason(analyzer, loop, name) is not None:
             return None
         initial = initial_value(analyzer, loop, name)

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.loop_range import RangeInfo
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
@@ -43,7 +44,6 @@ from .edits import xp_call
 from .element_loop import _simple
 from .index_facts import index_names
 from .loop_plan import LoopPlan
-from .loop_ranges import RangeInfo
 from .mask_argmax import mask_argmax, needs_numeric_mask
 from .namespaces import array_namespace_alias
 from .statements import block_siblings, replace_statements

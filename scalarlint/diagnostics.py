@@ -117,7 +117,7 @@ class Diagnostic:
     rule: str | None = None
     fixes: tuple[Fix, ...] = field(default=(), compare=False)
     cell: int | None = None  # in a notebook: the cell, and ``location`` is within it
-    # with no fix at all: the pattern the fixers stopped at (``scalarlint.fixers.why_not``)
+    # with no fix at all: why, as the first fixer that declined said it (``fixers.outcomes.Declined``)
     no_fix_reason: str | None = field(default=None, compare=False)
     # why it was reported (``scalarlint.checks.evidence_of``): how sure, and the reasons in words
     confidence: Confidence = field(default=Confidence.HIGH, compare=False)

@@ -48,7 +48,13 @@ class Reaching:
         return is_inside(node, region, self.parents)
 
     def reaching(self, use: cst.Name, referents: Sequence[BaseAssignment]) -> Sequence[BaseAssignment]:
-        if len(referents) < 2 or not all(isinstance(r, Assignment) for r in referents):
+        """The assignments among ``referents`` that can reach ``use``, in source order (libcst
+        hands them over as a set, whose order changes from run to run: the evidence a report
+        prints follows this order, so it must not)."""
+        if len(referents) < 2:
+            return referents
+        referents = sorted(referents, key=lambda r: self._ordinal(r.node) if isinstance(r, Assignment) else -1)
+        if not all(isinstance(r, Assignment) for r in referents):
             return referents
         here = self._ordinal(use)
         before = [r for r in referents if self._ordinal(r.node) < here]

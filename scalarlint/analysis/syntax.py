@@ -73,3 +73,18 @@ def jax_at_base(node: cst.Subscript) -> cst.BaseExpression | None:
     """``x`` of ``x.at[i]`` (JAX's indexer, read by ``.get()`` and written by ``.set()``/``.add()``);
     None for any other subscript."""
     return node.value.value if isinstance(node.value, cst.Attribute) and node.value.attr.value == "at" else None
+
+
+def integer_value(expr: cst.BaseExpression) -> int | None:
+    """The value of an integer literal, ``-1`` included."""
+    if isinstance(expr, cst.Integer):
+        try:
+            return int(expr.value.replace("_", ""), 0)
+        except ValueError:
+            return None
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        inner = integer_value(expr.expression)
+        if inner is None:
+            return None
+        return -inner if isinstance(expr.operator, cst.Minus) else inner
+    return None

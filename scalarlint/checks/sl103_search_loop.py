@@ -13,6 +13,7 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, least_doubt
+from scalarlint.analysis.loop_range import RangeInfo, range_info
 from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, Match, short
@@ -75,7 +76,8 @@ class SearchLoop(Match):
     the ``while`` counter, the comprehension's target; None for ``nonzero(mask)[0][0]``);
     ``reverse``: the loop walks backwards (``reversed(range(...))``, a step of ``-1``, a
     ``while`` counter that counts down); ``branch``: the ``if`` of a ``for`` search that
-    remembers the index.
+    remembers the index; ``scan``: what a ``for`` or a comprehension over ``range(...)``
+    walks (the axis length, the direction, the start), None for other loops and other starts.
     """
 
     last: bool
@@ -83,6 +85,7 @@ class SearchLoop(Match):
     index: str | None = None
     reverse: bool = False
     branch: cst.If | None = None
+    scan: RangeInfo | None = None
 
 NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)
 
@@ -191,7 +194,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
             f"{style}-style search loop over `{array}`: one kernel launch and one sync per element; "
             f"use `{'n - 1 - xp.argmax(xp.flip(mask))' if last else 'xp.argmax(mask)'}` on the device",
             Severity.ERROR,
-            match=SearchLoop(last, reads[0], index_name, reverse, branch),
+            match=SearchLoop(last, reads[0], index_name, reverse, branch, range_info(node.iter)),
         )
         return
 
@@ -252,7 +255,7 @@ def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContex
         f"{style}-style search over `{short(ctx, getattr(reads[0], 'value', reads[0]))}` in a generator: one sync per element; "
         "use `xp.argmax(mask)` on the device",
         Severity.ERROR,
-        match=SearchLoop(last, reads[0], comp.target.value),
+        match=SearchLoop(last, reads[0], comp.target.value, scan=range_info(comp.iter)),
     )
 
 

@@ -1,6 +1,7 @@
 """What a ``for`` loop over ``range(...)`` scans: the length of the axis, the direction, the start.
 
-Shared by the fixers that rewrite loops over data (search, element and scatter-add loops):
+Read once where a loop is matched: SL103 keeps it in its ``SearchLoop`` match, and the fixers
+that rewrite loops over data (search, element and scatter-add loops) read the same answer:
 ``range(n)``, ``range(1, n)``, ``reversed(range(n))`` and ``range(n - 1, -1, -1)``.
 """
 
@@ -10,13 +11,19 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from scalarlint.analysis.syntax import call_name, is_range_name, positional
-
-from .cst_helpers import integer_value
+from scalarlint.analysis.syntax import (
+    call_name,
+    integer_value,
+    is_range_name,
+    positional,
+)
 
 
 @dataclass(frozen=True)
 class RangeInfo:
+    """The scan of ``range(...)``: ``stop`` the length n of the axis, ``reverse`` whether it walks
+    backwards, ``start`` its first index (0 or 1)."""
+
     stop: cst.BaseExpression  # the length n of the scanned axis
     reverse: bool
     start: int

@@ -1,5 +1,6 @@
-"""A finding with no fix says why (``fixers/why_not.py``): in JSON, in the editor, and with
-``--show-fixes`` in the text report."""
+"""A finding with no fix says why (the ``Declined`` reason of the fixer that stopped,
+``fixers/loop_obstacles.py`` for loops): in JSON, in the editor, and with ``--show-fixes`` in
+the text report."""
 
 from __future__ import annotations
 

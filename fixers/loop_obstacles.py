@@ -1,13 +1,12 @@
-"""Why a finding gets no fix: the pattern the fixers stopped at, said in the diagnostic.
+"""What stops the loop fixers: why a loop over data around a finding has no whole-array form.
 
-A finding without a fix looks like a fix that is missing; most of the time a rewrite was
-considered and would change what the code does, or needs an algorithm rather than a local
-edit. ``explain`` names the first reason that applies, in the terms a rule author can act on
-(bind an array module, move the use off the host, split the loop), so the report says a fix
-was considered. It runs only for findings that got no fix at all and for which no fixer
-declined with its own reason: a fixer that knows why it stops returns ``Declined(reason)``
-(the search fixer does, for a search that lacks the not-found value it needs), and the reasons
-left here are the ones no fixer gives yet.
+Every fixer that rewrites a loop over data (``element_loop``, ``running_scan``, ``scatter_add``,
+the searches, ``mask_where``) needs the same things of it: an array module to write the vector
+form with, one loop rather than a nest, no early exit, no value carried from one iteration to
+the next, indexes that give each iteration its own element, and elementwise calls. When none of
+them makes a fix, the fixer that stopped declines with the first of these that the loop lacks
+(``declined``), in terms a rule author can act on, so the report shows a fix was considered.
+The reason is worked out once per loop: every finding on it gets the same one.
 """
 
 from __future__ import annotations
@@ -16,44 +15,56 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 from scalarlint.analysis.tree import walk
 
-from .cst_helpers import enclosing_statement, integer_value, names_in
-from .elementwise import elementwise_parent, is_elementwise_call, module_function
-from .index_facts import index_values, is_host_int
+from .cst_helpers import enclosing_statement, names_in
+from .elementwise import is_elementwise_call, module_function
+from .index_facts import index_values
 from .loop_names import loops_around
 from .namespaces import array_namespace_alias
+from .outcomes import Declined
 
 if TYPE_CHECKING:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.checks.base import Finding
 
-CODES = frozenset({"SL101", "SL102", "SL103", "SL104", "SL105", "SL106"})
+NO_NAMESPACE = "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
 NEST = "a nest of loops over data: each level would need its own rewrite (vectorize the inner loop first)"
 
 
-def explain(finding: Finding, analyzer: FileAnalyzer) -> str | None:
-    """One short reason, or None when there is nothing more useful to say."""
-    if finding.code not in CODES:
-        return None
-    node = finding.node
-    if array_namespace_alias(analyzer, node) is None:
-        return "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
-    ctx = analyzer.context
-    enclosing = ctx.enclosing_loops(node)
-    header = loops_around(analyzer, node)[: -len(enclosing) or None]  # the loop the finding is on
-    # (that one counts even when the checker does not call it a loop over data)
-    loops = [*header, *(loop for loop in enclosing if ctx.is_data_loop(loop))]
+def declined(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
+    """Why no vector form of the code around ``finding`` can be written: no array module in
+    scope, or the one loop over data around it (or that it heads) has an obstacle. None outside
+    loops (``outside_loops``: there the fixer that matched says its own reason) and for a loop
+    with none."""
+    if array_namespace_alias(analyzer, finding.node) is None:
+        return Declined(NO_NAMESPACE)
+    loops = _loops(finding, analyzer)
     if not loops:
-        return _outside_loops(finding, analyzer)
+        return None
     if len(loops) > 1:
-        return NEST
-    key = ("why-not-loop", loops[0])  # the same for every finding on this loop: worked out once
-    cache = ctx.inference.cache
+        return Declined(NEST)
+    key = ("loop-obstacle", loops[0])  # the same for every finding on this loop: worked out once
+    cache = analyzer.context.inference.cache
     if key not in cache:
         cache[key] = _loop_reason(analyzer, loops[0])
-    return cache[key]  # type: ignore[return-value]
+    reason = cache[key]
+    return Declined(reason) if isinstance(reason, str) else None
+
+
+def outside_loops(finding: Finding, analyzer: FileAnalyzer) -> bool:
+    """Whether no loop that a vector form would replace is around ``finding``."""
+    return not _loops(finding, analyzer)
+
+
+def _loops(finding: Finding, analyzer: FileAnalyzer) -> list[cst.CSTNode]:
+    """The loop the finding is on (its header; that one counts even when the checker does not
+    call it a loop over data) and the loops over data around it, innermost first."""
+    ctx = analyzer.context
+    enclosing = ctx.enclosing_loops(finding.node)
+    header = loops_around(analyzer, finding.node)[: -len(enclosing) or None]
+    return [*header, *(loop for loop in enclosing if ctx.is_data_loop(loop))]
 
 
 def _loop_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
@@ -81,39 +92,6 @@ def _loop_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
     if unknown:
         return f"`{unknown}(...)` is not known to be elementwise, so it cannot take whole arrays"
     return "the loop body does more than write elements from elementwise values"
-
-
-def _outside_loops(finding: Finding, analyzer: FileAnalyzer) -> str | None:
-    node = finding.node
-    if finding.code == "SL106" and isinstance(node, cst.Subscript):
-        if analyzer.context.is_store_target(node):
-            return "the masked array is not a plain name (the `xp.where` form rebinds a name)"
-        return "a masked read other than the one argument of `sum`: its size depends on the data"
-    if finding.code == "SL101" and isinstance(node, cst.Subscript):
-        if not analyzer.context.inference.selects_element(node):
-            return None
-        use = _host_use(analyzer, node)
-        if use:
-            return f"the element is used on the host ({use}): a view would only move the sync there"
-        if any(not is_host_int(analyzer, v) for v in index_values(node) or []):
-            return "an index is not a host integer"
-    return None
-
-
-def _host_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | None:
-    child, parent = node, analyzer.parents.get(node)
-    while parent is not None and elementwise_parent(analyzer, child, parent):
-        child, parent = parent, analyzer.parents.get(parent)
-    if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and getattr(parent, "test", None) is child:
-        return "a condition"
-    if isinstance(parent, cst.Arg):
-        call = analyzer.parents.get(parent)
-        name = call_name(call.func) if isinstance(call, cst.Call) else None
-        if name and name[-1] in ("int", "float", "bool", "range", "len", "print", "str"):
-            return f"`{name[-1]}()`"
-    if isinstance(parent, (cst.Index, cst.Slice)):
-        return "an index or a slice bound"
-    return None
 
 
 def _carried(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
