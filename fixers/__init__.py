@@ -3,9 +3,10 @@
 The engine hands ``fixes_and_reason`` to each file's analyzer, which calls it for every reported
 finding (the analysis itself never imports the fixers); ``fixes_for(finding, analyzer)`` returns the fixes
 (each a list of text edits with an applicability, safe or unsafe in ruff's sense) that the
-fixers can offer for it. ``analyzer`` is the ``scalarlint.analysis.analyzer.FileAnalyzer`` of
-the file: it holds the libcst module, its metadata (positions, parents, scopes), the
-inference (``analyzer.context.inference``), the configuration and the source.
+fixers can offer for it. ``analyzer`` is the file as the fixers may see it, the narrow view
+``scalarlint.analysis.file_view.AnalyzedFile``: the libcst module, its metadata (positions,
+parents, scopes), the loop facts and value kinds the checks worked out
+(``analyzer.context``, ``analyzer.context.inference``), the configuration and the source.
 
 One module per fix kind, each documenting what it rewrites, when it is offered and why it is
 safe or not:
@@ -47,11 +48,11 @@ from scalarlint.diagnostics import Fix
 from .outcomes import Declined
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 # A fixer returns its fixes, or ``Declined(reason)`` when it matched and knows why it makes none.
-FixerFunc = Callable[["Finding", "FileAnalyzer"], "list[Fix] | Declined"]
+FixerFunc = Callable[["Finding", "AnalyzedFile"], "list[Fix] | Declined"]
 
 
 def _fixers_by_code() -> dict[str, tuple[FixerFunc, ...]]:
@@ -80,12 +81,12 @@ FIXERS: tuple[tuple[frozenset[str], FixerFunc], ...] = _every_fixer()
 _log = logging.getLogger(__name__)
 
 
-def fixes_for(finding: Finding, analyzer: FileAnalyzer) -> tuple[Fix, ...]:
+def fixes_for(finding: Finding, analyzer: AnalyzedFile) -> tuple[Fix, ...]:
     """Every fix the fixers offer for ``finding``, safe ones first."""
     return _answers(finding, analyzer)[0]
 
 
-def _answers(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...], str | None]:
+def _answers(finding: Finding, analyzer: AnalyzedFile) -> tuple[tuple[Fix, ...], str | None]:
     """The fixes the fixers offer for ``finding`` (safe ones first), and the first reason a
     fixer gave for declining (``Declined``), in the check's preference order."""
     out: list[Fix] = []
@@ -107,7 +108,7 @@ def _answers(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...],
     return tuple(out), declined
 
 
-def fixes_and_reason(finding: Finding, analyzer: FileAnalyzer) -> tuple[tuple[Fix, ...], str | None]:
+def fixes_and_reason(finding: Finding, analyzer: AnalyzedFile) -> tuple[tuple[Fix, ...], str | None]:
     """What the engine asks for each reported finding: its fixes, or why there are none (the
     reason of the first fixer, in the check's preference order, that declined)."""
     fixes, declined = _answers(finding, analyzer)

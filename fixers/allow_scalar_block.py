@@ -55,13 +55,13 @@ from .runtime_import import imported_name
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 NAME = "allow_scalar"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node = finding.node
     if analyzer.context.in_data_loop(node) or _indexed_by_a_loop(analyzer, node):
         return []
@@ -88,7 +88,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, message, edits)]
 
 
-def _indexed_by_a_loop(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+def _indexed_by_a_loop(analyzer: AnalyzedFile, node: cst.CSTNode) -> bool:
     """An access indexed by an enclosing ``for`` loop's variable happens once per trip, whatever
     the loop runs over: declaring it would bless one sync per element."""
     indices = {n.value for s in walk(node) if isinstance(s, cst.Subscript) for n in index_names(s)}
@@ -98,7 +98,7 @@ def _indexed_by_a_loop(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     return False
 
 
-def _statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+def _statement(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.Lambda, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef)):
             return None
@@ -116,7 +116,7 @@ def import_source(config_value: str) -> tuple[str, str]:
     return setting_module(config_value), NAME
 
 
-def _allow_name(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> tuple[str | None, Edit | None, str | None]:
+def _allow_name(analyzer: AnalyzedFile, stmt: cst.CSTNode) -> tuple[str | None, Edit | None, str | None]:
     """The local name of ``allow_scalar``, the import edit that provides it (if needed), and
     why that import may not be added (``None`` when it may)."""
     module_path, name = import_source(analyzer.config.allow_scalar_import)

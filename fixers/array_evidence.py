@@ -20,10 +20,10 @@ import libcst as cst
 from scalarlint.analysis.kinds import Doubt, Tag
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
-def known_array(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
+def known_array(analyzer: AnalyzedFile, expr: cst.BaseExpression) -> bool:
     """``expr`` is an array by the analysis's evidence, not by a guess."""
     kind = analyzer.context.inference.kind(expr)
     return kind.tag is Tag.ARRAY and kind.doubt == Doubt.NONE

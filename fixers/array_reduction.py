@@ -45,13 +45,13 @@ from .elementwise import elementwise_parent
 from .namespaces import array_namespace_alias
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 REDUCTIONS = frozenset({"sum", "max", "min", "any", "all"})
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node = finding.node
     if isinstance(node, cst.Call) and isinstance(finding.match, BuiltinIteration) and finding.match.builtin in REDUCTIONS:
         call, array, vectorized = node, positional(node)[0] if positional(node) else None, None
@@ -96,7 +96,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(applicability, f"Use the array module's reduction `{rendered}`", (edit,))]
 
 
-def _generator_call(analyzer: FileAnalyzer, node: cst.CSTNode) -> tuple[cst.Call, cst.BaseExpression, cst.BaseExpression] | None:
+def _generator_call(analyzer: AnalyzedFile, node: cst.CSTNode) -> tuple[cst.Call, cst.BaseExpression, cst.BaseExpression] | None:
     """``sum(f(v) for v in a)``: the call, ``a`` and the vectorized ``f(a)``."""
     comp = analyzer.parents.get(node)
     if not isinstance(comp, cst.CompFor) or comp.iter is not node or comp.ifs or comp.inner_for_in is not None:

@@ -13,10 +13,11 @@ import libcst as cst
 
 from scalarlint.analysis.inference import call_name, positional
 from scalarlint.analysis.loop_range import RangeInfo
+from scalarlint.analysis.syntax import integer_value
 from scalarlint.diagnostics import Edit
 
 from .array_evidence import known_array
-from .cst_helpers import integer_value
+
 from .edits import needs_parens, replace_expression, xp_call
 from .elementwise import module_function
 from .index_facts import index_values
@@ -25,11 +26,11 @@ from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index,
 from .search_sentinel import device_sentinel, keep_sentinel
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 # -- generators and comprehensions ----------------------------------------------------------------
 def _comprehension_mask(
-    analyzer: FileAnalyzer, gen: cst.GeneratorExp | cst.ListComp, xp: str, rng: RangeInfo | None
+    analyzer: AnalyzedFile, gen: cst.GeneratorExp | cst.ListComp, xp: str, rng: RangeInfo | None
 ) -> tuple[cst.BaseExpression, RangeInfo] | None:
     """The search's mask and the range it scans (``rng``, as SL103 matched it)."""
     comp = gen.for_in
@@ -55,7 +56,7 @@ def _comprehension_mask(
     return mask, rng
 
 
-def search_call_edits(analyzer: FileAnalyzer, call: cst.Call, xp: str, scan: RangeInfo | None) -> list[Edit] | None:
+def search_call_edits(analyzer: AnalyzedFile, call: cst.Call, xp: str, scan: RangeInfo | None) -> list[Edit] | None:
     """``next``/``max``/``min`` of a generator search; ``scan``: its range, as SL103 matched it."""
     name = call_name(call.func)
     if name not in (["next"], ["max"], ["min"]) or not call.args or any(a.keyword or a.star for a in call.args):
@@ -83,7 +84,7 @@ def search_call_edits(analyzer: FileAnalyzer, call: cst.Call, xp: str, scan: Ran
     return [replace_expression(analyzer, call, found, parens=needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
 
 
-def search_subscript_edits(analyzer: FileAnalyzer, node: cst.Subscript, xp: str, scan: RangeInfo | None) -> list[Edit] | None:
+def search_subscript_edits(analyzer: AnalyzedFile, node: cst.Subscript, xp: str, scan: RangeInfo | None) -> list[Edit] | None:
     """``[j for ...][0]``/``[-1]`` and ``flatnonzero(mask)[0]``-style searches; ``scan``: the
     comprehension's range, as SL103 matched it."""
     values = index_values(node)
@@ -108,7 +109,7 @@ def search_subscript_edits(analyzer: FileAnalyzer, node: cst.Subscript, xp: str,
     return [replace_expression(analyzer, node, found, parens=needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
 
 
-def _nonzero_mask(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+def _nonzero_mask(analyzer: AnalyzedFile, value: cst.BaseExpression, xp: str) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """For ``flatnonzero(m)`` or ``nonzero(m)[0]``: the mask and the length of the search. The mask
     is ``m`` where it is known to be boolean, else ``m != 0`` (``argmax`` of the values themselves
     would find the largest, not the first nonzero)."""

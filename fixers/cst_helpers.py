@@ -15,22 +15,22 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment, ClassScope, GlobalScope, Scope
 
-from scalarlint.analysis.syntax import call_name, integer_value
+from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
 # -- tree navigation -----------------------------------------------------------------------
-def ancestors(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def ancestors(analyzer: AnalyzedFile, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     parent = analyzer.parents.get(node)
     while parent is not None:
         yield parent
         parent = analyzer.parents.get(parent)
 
 
-def enclosing_statement(analyzer: FileAnalyzer, node: cst.CSTNode) -> cst.BaseStatement | None:
+def enclosing_statement(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.BaseStatement | None:
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             return parent  # type: ignore[return-value]
@@ -54,7 +54,7 @@ def dotted(node: cst.BaseExpression | None) -> str:
 
 
 # -- scopes and bindings ----------------------------------------------------------------------
-def scope_chain(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[Scope]:
+def scope_chain(analyzer: AnalyzedFile, node: cst.CSTNode) -> Iterator[Scope]:
     scope = analyzer.scopes.get(node)
     while scope is not None:
         if not isinstance(scope, ClassScope):
@@ -64,7 +64,7 @@ def scope_chain(analyzer: FileAnalyzer, node: cst.CSTNode) -> Iterator[Scope]:
         scope = scope.parent
 
 
-def assignments_of(analyzer: FileAnalyzer, name: cst.Name) -> list[Assignment] | None:
+def assignments_of(analyzer: AnalyzedFile, name: cst.Name) -> list[Assignment] | None:
     """The assignments that can reach a use of ``name``; None when something is not plain
     (builtins, imports seen through ``*``)."""
     scope = analyzer.scopes.get(name)
@@ -83,7 +83,7 @@ def assignments_of(analyzer: FileAnalyzer, name: cst.Name) -> list[Assignment] |
     return refs  # type: ignore[return-value]
 
 
-def binding_value(analyzer: FileAnalyzer, target: cst.CSTNode) -> cst.BaseExpression | None:
+def binding_value(analyzer: AnalyzedFile, target: cst.CSTNode) -> cst.BaseExpression | None:
     """For the ``Name`` of ``name = value``: ``value``; None for any other binding."""
     parent = analyzer.parents.get(target)
     if isinstance(parent, cst.AssignTarget):

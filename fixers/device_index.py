@@ -40,14 +40,14 @@ from .elementwise import module_function
 from .index_facts import index_values
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Keep the index on the device: drop `int()` around `{call}` (reads and writes become a gather and a scatter)"
 _INDEX_FUNCTIONS = ("argmax", "argmin")
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node = finding.node
     values = index_values(node) if isinstance(node, cst.Subscript) else None
     if not values:
@@ -62,7 +62,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return []
 
 
-def host_conversion(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Call | None:
+def host_conversion(analyzer: AnalyzedFile, index: cst.BaseExpression) -> cst.Call | None:
     """For an index name bound by ``i = int(xp.argmax(...))`` and used only as an index or
     returned: that ``int(...)`` call; else None."""
     if not isinstance(index, cst.Name):
@@ -87,7 +87,7 @@ def host_conversion(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Ca
     return value
 
 
-def _index_or_returned(analyzer: FileAnalyzer, name: cst.CSTNode) -> bool:
+def _index_or_returned(analyzer: AnalyzedFile, name: cst.CSTNode) -> bool:
     parent = analyzer.parents.get(name)
     if isinstance(parent, cst.Index):
         element = analyzer.parents.get(parent)

@@ -16,17 +16,17 @@ import libcst as cst
 from scalarlint.diagnostics import Edit, Location
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
 # -- positions and edits ------------------------------------------------------------------
-def span(analyzer: FileAnalyzer, node: cst.CSTNode) -> tuple[Location, Location]:
+def span(analyzer: AnalyzedFile, node: cst.CSTNode) -> tuple[Location, Location]:
     """The 1-based (row, column) span of ``node``'s own text (parentheses excluded)."""
     rng = analyzer.positions[node]
     return Location(rng.start.line, rng.start.column + 1), Location(rng.end.line, rng.end.column + 1)
 
 
-def replace_expression(analyzer: FileAnalyzer, old: cst.BaseExpression, new: cst.BaseExpression, parens: bool = False) -> Edit:
+def replace_expression(analyzer: AnalyzedFile, old: cst.BaseExpression, new: cst.BaseExpression, parens: bool = False) -> Edit:
     """Replace an expression by another. The span of ``old`` excludes its own parentheses,
     so ``new`` is printed without its own; ``parens`` adds a pair when the new expression
     binds more loosely than the one it replaces."""
@@ -38,7 +38,7 @@ def replace_expression(analyzer: FileAnalyzer, old: cst.BaseExpression, new: cst
     return Edit(text, start, end)
 
 
-def needs_parens(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+def needs_parens(analyzer: AnalyzedFile, node: cst.CSTNode) -> bool:
     """Whether a binary operation put in place of ``node`` needs parentheses there."""
     parent = analyzer.parents.get(node)
     loose = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Index, cst.Element,

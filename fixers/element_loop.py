@@ -78,20 +78,20 @@ from .outcomes import Declined
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Vectorize the element loop into whole-array statements"
 
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     """The fix, or why there is none: what stops a vector form of the loop around the
     finding (``loop_obstacles``)."""
     return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or []
 
 
-def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     ctx = analyzer.context
     loops = ctx.enclosing_loops(finding.node)
     if not loops or not isinstance(loops[0], cst.For) or not _over_data(analyzer, loops[0]):
@@ -104,7 +104,7 @@ def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, edits if isinstance(edits, tuple) else (edits,))]
 
 
-def _over_data(analyzer: FileAnalyzer, loop: cst.For) -> bool:
+def _over_data(analyzer: AnalyzedFile, loop: cst.For) -> bool:
     """A loop over data, or over a dimension unpacked from a shape (``m, n = A.shape``): the
     checker calls the latter an element loop (SL104) when its body indexes arrays by it."""
     if analyzer.context.is_data_loop(loop):
@@ -115,7 +115,7 @@ def _over_data(analyzer: FileAnalyzer, loop: cst.For) -> bool:
     return isinstance(iterable, cst.Call) and analyzer.context.inference.range_over_data(iterable, least=Origin.SIZE)
 
 
-def _header(analyzer: FileAnalyzer, loop: cst.For) -> tuple[RangeInfo, str, dict[str, cst.BaseExpression]] | None:
+def _header(analyzer: AnalyzedFile, loop: cst.For) -> tuple[RangeInfo, str, dict[str, cst.BaseExpression]] | None:
     """The range, the index name and the element names of ``for i in range(...)`` or
     ``for i, v in enumerate(x)`` (``v`` is ``x[i]``)."""
     if isinstance(loop.target, cst.Name):
@@ -172,7 +172,7 @@ def _branches(statement: cst.If) -> tuple[list[tuple[cst.BaseExpression, cst.Bas
     return branches, node.body.body[0]
 
 
-def _vectorize_loop(analyzer: FileAnalyzer, loop: cst.For) -> Edit | tuple[Edit, ...] | None:
+def _vectorize_loop(analyzer: AnalyzedFile, loop: cst.For) -> Edit | tuple[Edit, ...] | None:
     if loop.orelse is not None or loop.asynchronous is not None:
         return None
     header = _header(analyzer, loop)

@@ -14,7 +14,7 @@ import libcst as cst
 from scalarlint.analysis.syntax import call_name, positional
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 # Functions of an array module that act element by element (and broadcast): an expression
 # built from these keeps the shape of its operands, so a 0-d element and a size-1 view give
@@ -41,13 +41,13 @@ BOOLEAN_FUNCTIONS = frozenset(
 FULL_REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "vdot", "norm"})
 
 
-def module_function(analyzer: FileAnalyzer, call: cst.Call) -> str | None:
+def module_function(analyzer: AnalyzedFile, call: cst.Call) -> str | None:
     """``xp.sign(...)`` -> "sign" when ``xp`` is an array module; else None."""
     func = analyzer.context.inference.module_call(call)
     return func.rsplit(".", 1)[-1] if func is not None and "." not in func else None
 
 
-def is_elementwise_call(analyzer: FileAnalyzer, call: cst.Call) -> bool:
+def is_elementwise_call(analyzer: AnalyzedFile, call: cst.Call) -> bool:
     if any(a.star for a in call.args):
         return False
     name = module_function(analyzer, call)
@@ -56,7 +56,7 @@ def is_elementwise_call(analyzer: FileAnalyzer, call: cst.Call) -> bool:
     return call_name(call.func) == ["abs"] and len(call.args) == 1
 
 
-def is_full_reduction(analyzer: FileAnalyzer, call: cst.Call) -> bool:
+def is_full_reduction(analyzer: AnalyzedFile, call: cst.Call) -> bool:
     name = module_function(analyzer, call)
     return name in FULL_REDUCTIONS and len(positional(call)) == 1 and not any(a.keyword for a in call.args)
 
@@ -65,7 +65,7 @@ ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, 
               cst.BitAnd, cst.BitOr, cst.BitXor)
 
 
-def elementwise_parent(analyzer: FileAnalyzer, child: cst.CSTNode, parent: cst.CSTNode) -> bool:
+def elementwise_parent(analyzer: AnalyzedFile, child: cst.CSTNode, parent: cst.CSTNode) -> bool:
     """Whether ``parent`` combines ``child`` element by element (so a size-1 view of the child
     gives a size-1 view of the parent with the same values)."""
     if isinstance(parent, cst.BinaryOperation):

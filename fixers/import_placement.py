@@ -36,7 +36,7 @@ from . import statements
 from .cst_helpers import dotted
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
@@ -77,7 +77,7 @@ def name_order(name: str) -> tuple[int, str]:
     return group, bare.lower()
 
 
-def _leading_imports(analyzer: FileAnalyzer) -> tuple[list[ImportLine], int]:
+def _leading_imports(analyzer: AnalyzedFile) -> tuple[list[ImportLine], int]:
     """The leading top-level import lines (after the docstring), and the index of the first
     statement after them."""
     root = Path(analyzer.config.root)
@@ -126,7 +126,7 @@ def _is_docstring(stmt: cst.BaseStatement) -> bool:
     )
 
 
-def merge_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit | None:
+def merge_edit(analyzer: AnalyzedFile, module_path: str, name: str) -> Edit | None:
     """Add ``name`` to an existing one-line ``from module_path import ...``, if there is one
     (``module_path`` may be relative: ``._allow_scalar``)."""
     lines, _ = _leading_imports(analyzer)
@@ -147,7 +147,7 @@ def merge_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit | No
     return None
 
 
-def insert_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit:
+def insert_edit(analyzer: AnalyzedFile, module_path: str, name: str) -> Edit:
     """A new ``from module_path import name`` line where the import sorter would put it
     (``module_path`` may be relative: ``._allow_scalar``)."""
     newline = statements.newline(analyzer)
@@ -169,7 +169,7 @@ def insert_edit(analyzer: FileAnalyzer, module_path: str, name: str) -> Edit:
     return _first_import(analyzer, text, after)
 
 
-def _first_import(analyzer: FileAnalyzer, text: str, after: int) -> Edit:
+def _first_import(analyzer: AnalyzedFile, text: str, after: int) -> Edit:
     """The module's first import: after the docstring, with the blank lines ruff wants."""
     newline = statements.newline(analyzer)
     body = analyzer.module.body

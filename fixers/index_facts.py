@@ -14,20 +14,20 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from scalarlint.analysis.kinds import Tag
-from scalarlint.analysis.syntax import call_name, is_range_name, positional
+from scalarlint.analysis.syntax import call_name, integer_value, is_range_name, positional
 from scalarlint.analysis.tree import walk
 
-from .cst_helpers import ancestors, assignments_of, binding_value, integer_value
+from .cst_helpers import ancestors, assignments_of, binding_value
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
-def is_host_int(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
+def is_host_int(analyzer: AnalyzedFile, expr: cst.BaseExpression) -> bool:
     return analyzer.context.inference.kind(expr).tag is Tag.HOST_INT
 
 
-def _is_size(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
+def _is_size(analyzer: AnalyzedFile, expr: cst.BaseExpression) -> bool:
     """``len(a)``, ``a.shape[k]``, ``a.size``: a size, never negative."""
     if isinstance(expr, cst.Call) and call_name(expr.func) == ["len"]:
         return True
@@ -38,7 +38,7 @@ def _is_size(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
     return False
 
 
-def known_nonnegative(analyzer: FileAnalyzer, expr: cst.BaseExpression, depth: int = 0) -> bool:
+def known_nonnegative(analyzer: AnalyzedFile, expr: cst.BaseExpression, depth: int = 0) -> bool:
     """Whether a host integer index is certainly ``>= 0`` whenever the indexing succeeds.
 
     Literals, sizes (``len``, ``.shape[k]``, ``.size``), sums and products of those, loop
@@ -71,7 +71,7 @@ def known_nonnegative(analyzer: FileAnalyzer, expr: cst.BaseExpression, depth: i
     return False
 
 
-def _is_size_like(analyzer: FileAnalyzer, expr: cst.BaseExpression, depth: int) -> bool:
+def _is_size_like(analyzer: AnalyzedFile, expr: cst.BaseExpression, depth: int) -> bool:
     if _is_size(analyzer, expr):
         return True
     if isinstance(expr, cst.Name) and depth <= 8:
@@ -86,7 +86,7 @@ def _is_size_like(analyzer: FileAnalyzer, expr: cst.BaseExpression, depth: int) 
     return False
 
 
-def _assignment_nonnegative(analyzer: FileAnalyzer, assignment: Assignment, depth: int) -> bool:
+def _assignment_nonnegative(analyzer: AnalyzedFile, assignment: Assignment, depth: int) -> bool:
     target = assignment.node
     if not isinstance(target, cst.Name):
         return False
@@ -101,7 +101,7 @@ def _assignment_nonnegative(analyzer: FileAnalyzer, assignment: Assignment, dept
     return False
 
 
-def range_is_nonnegative(analyzer: FileAnalyzer, iterable: cst.BaseExpression, depth: int = 0) -> bool:
+def range_is_nonnegative(analyzer: AnalyzedFile, iterable: cst.BaseExpression, depth: int = 0) -> bool:
     if isinstance(iterable, cst.Call) and call_name(iterable.func) == ["reversed"] and positional(iterable):
         iterable = positional(iterable)[0]
     if not (isinstance(iterable, cst.Call) and is_range_name(call_name(iterable.func))):
@@ -117,7 +117,7 @@ def range_is_nonnegative(analyzer: FileAnalyzer, iterable: cst.BaseExpression, d
     return False
 
 
-def assigned_in_loop(analyzer: FileAnalyzer, name: cst.Name) -> bool:
+def assigned_in_loop(analyzer: AnalyzedFile, name: cst.Name) -> bool:
     """Whether some assignment reaching ``name`` happens inside a loop body (not as the
     loop's own target): the value is the result of a search or an accumulation."""
     assignments = assignments_of(analyzer, name)
@@ -155,7 +155,7 @@ def index_values(node: cst.Subscript) -> list[cst.BaseExpression] | None:
     return values
 
 
-def deferred_to_search(analyzer: FileAnalyzer, node: cst.Subscript) -> bool:
+def deferred_to_search(analyzer: AnalyzedFile, node: cst.Subscript) -> bool:
     """An element access whose index comes out of a search or accumulation loop.
 
     The search fixer turns such an index into a 0-d device array, after which the access is a

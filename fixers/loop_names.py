@@ -15,10 +15,10 @@ from libcst.metadata import Assignment
 from .cst_helpers import ancestors, names_in
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
-def index_unused_after(analyzer: FileAnalyzer, loop: cst.For) -> bool:
+def index_unused_after(analyzer: AnalyzedFile, loop: cst.For) -> bool:
     """Python leaves the loop variable bound after the loop; the vector form does not. Safe
     when every read of the name is inside a ``for`` loop that binds it (this one, or a later
     loop reusing ``i``, which rebinds it before its body runs)."""
@@ -30,7 +30,7 @@ def index_unused_after(analyzer: FileAnalyzer, loop: cst.For) -> bool:
     return all(_read_only_inside_binding_loops(analyzer, name) for name in targets)
 
 
-def _read_only_inside_binding_loops(analyzer: FileAnalyzer, target: cst.Name) -> bool:
+def _read_only_inside_binding_loops(analyzer: AnalyzedFile, target: cst.Name) -> bool:
     scope = analyzer.scopes.get(target)
     if scope is None:
         return False
@@ -46,12 +46,12 @@ def _read_only_inside_binding_loops(analyzer: FileAnalyzer, target: cst.Name) ->
     return True
 
 
-def _in_body(analyzer: FileAnalyzer, node: cst.CSTNode, loop: cst.For) -> bool:
+def _in_body(analyzer: AnalyzedFile, node: cst.CSTNode, loop: cst.For) -> bool:
     """``node`` is in the loop's body (not its ``else``, not its iterable)."""
     return any(p is loop.body for p in ancestors(analyzer, node))
 
 
-def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name: str) -> bool:
+def only_used_in(analyzer: AnalyzedFile, binding: cst.Name, loop: cst.For, name: str) -> bool:
     """``name`` is bound and read only at ``binding`` and inside ``loop``: a rewrite of both
     may drop it."""
     scope = analyzer.scopes.get(binding)
@@ -69,7 +69,7 @@ def only_used_in(analyzer: FileAnalyzer, binding: cst.Name, loop: cst.For, name:
     return True
 
 
-def loops_around(analyzer: FileAnalyzer, node: cst.CSTNode) -> list[cst.CSTNode]:
+def loops_around(analyzer: AnalyzedFile, node: cst.CSTNode) -> list[cst.CSTNode]:
     """The loops around a finding, innermost first. A finding on a loop's header (SL104 reports
     ``for ... in <iterable>`` at the iterable; SL103 at the ``for``) has that loop first: the
     loop fixers rewrite it for that finding as for the element accesses inside it."""

@@ -26,14 +26,14 @@ from .namespaces import array_namespace_alias
 from .outcomes import Declined
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 NO_NAMESPACE = "no array module in scope to write the vector form with (bind `xp = array_namespace(x)`)"
 NEST = "a nest of loops over data: each level would need its own rewrite (vectorize the inner loop first)"
 
 
-def declined(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
+def declined(finding: Finding, analyzer: AnalyzedFile) -> Declined | None:
     """Why no vector form of the code around ``finding`` can be written: no array module in
     scope, or the one loop over data around it (or that it heads) has an obstacle. None outside
     loops (``outside_loops``: there the fixer that matched says its own reason) and for a loop
@@ -53,12 +53,12 @@ def declined(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
     return Declined(reason) if isinstance(reason, str) else None
 
 
-def outside_loops(finding: Finding, analyzer: FileAnalyzer) -> bool:
+def outside_loops(finding: Finding, analyzer: AnalyzedFile) -> bool:
     """Whether no loop that a vector form would replace is around ``finding``."""
     return not _loops(finding, analyzer)
 
 
-def _loops(finding: Finding, analyzer: FileAnalyzer) -> list[cst.CSTNode]:
+def _loops(finding: Finding, analyzer: AnalyzedFile) -> list[cst.CSTNode]:
     """The loop the finding is on (its header; that one counts even when the checker does not
     call it a loop over data) and the loops over data around it, innermost first."""
     ctx = analyzer.context
@@ -67,7 +67,7 @@ def _loops(finding: Finding, analyzer: FileAnalyzer) -> list[cst.CSTNode]:
     return [*header, *(loop for loop in enclosing if ctx.is_data_loop(loop))]
 
 
-def _loop_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
+def _loop_reason(analyzer: AnalyzedFile, loop: cst.CSTNode) -> str | None:
     """Why the one loop over data around a finding cannot be rewritten."""
     ctx = analyzer.context
     body = getattr(loop, "body", None)  # (a comprehension's `for` has none)
@@ -94,7 +94,7 @@ def _loop_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
     return "the loop body does more than write elements from elementwise values"
 
 
-def _carried(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
+def _carried(analyzer: AnalyzedFile, loop: cst.For) -> str | None:
     """A name the body reads before binding it in the same trip (bound later in the body):
     its value comes from the previous iteration."""
     scope = analyzer.scopes.get(loop)
@@ -124,7 +124,7 @@ def _carried(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
     return None
 
 
-def _other_index(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
+def _other_index(analyzer: AnalyzedFile, loop: cst.For) -> str | None:
     index = loop.target.value  # type: ignore[attr-defined]
     code = analyzer.module.code_for_node
     for node in walk(loop.body):
@@ -140,7 +140,7 @@ def _other_index(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
     return None
 
 
-def _unknown_call(analyzer: FileAnalyzer, loop: cst.For) -> str | None:
+def _unknown_call(analyzer: AnalyzedFile, loop: cst.For) -> str | None:
     for node in walk(loop.body):
         if isinstance(node, cst.Call) and not is_elementwise_call(analyzer, node) and module_function(analyzer, node) is None:
             name = call_name(node.func)

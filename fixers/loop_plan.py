@@ -16,22 +16,22 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.loop_range import RangeInfo
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 from scalarlint.analysis.tree import walk
 
 from .array_evidence import known_array
-from .cst_helpers import integer_value, names_in
+from .cst_helpers import names_in
 from .edits import axis_arg, bare, xp_call
 from .elementwise import ARITHMETIC, is_elementwise_call, module_function
 from .index_facts import index_values
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
 class LoopPlan:
     def __init__(
-        self, analyzer: FileAnalyzer, loop: cst.For, rng: RangeInfo, xp: str,
+        self, analyzer: AnalyzedFile, loop: cst.For, rng: RangeInfo, xp: str,
         index: str | None = None, elements: dict[str, cst.BaseExpression] | None = None,
     ) -> None:
         self.analyzer = analyzer
@@ -365,7 +365,7 @@ def _boolean(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not) and _boolean(expr.expression)
 
 
-def _is_target(analyzer: FileAnalyzer, name: cst.Name) -> bool:
+def _is_target(analyzer: AnalyzedFile, name: cst.Name) -> bool:
     parent = analyzer.parents.get(name)
     if isinstance(parent, cst.AssignTarget) or (isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is name):
         return True

@@ -29,7 +29,7 @@ from .cst_helpers import binding_value, dotted
 from .edits import xp_call
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 # Calls that return an array-API namespace (not a plain module that may predate the standard).
 _STANDARD_FACTORIES = frozenset({"array_namespace", "get_namespace", "array_module", "__array_namespace__"})
@@ -56,7 +56,7 @@ def _imported_module(node: cst.Import | cst.ImportFrom, bound: str) -> str | Non
     return None
 
 
-def _standard_binding(analyzer: FileAnalyzer, assignment: Assignment) -> bool:
+def _standard_binding(analyzer: AnalyzedFile, assignment: Assignment) -> bool:
     node = assignment.node
     if isinstance(node, (cst.Import, cst.ImportFrom)):
         return _imported_module(node, assignment.name) in _STANDARD_MODULES
@@ -68,7 +68,7 @@ def _standard_binding(analyzer: FileAnalyzer, assignment: Assignment) -> bool:
     return False
 
 
-def needs_numeric_mask(analyzer: FileAnalyzer, node: cst.CSTNode, xp: str) -> bool:
+def needs_numeric_mask(analyzer: AnalyzedFile, node: cst.CSTNode, xp: str) -> bool:
     """Whether ``xp`` at ``node`` is an array-API namespace, whose ``argmax`` needs a numeric
     array: every binding of the name that reaches ``node`` says so."""
     scope = analyzer.scopes.get(node)

@@ -47,7 +47,7 @@ from .outcomes import Declined
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 WRITE_MESSAGE = "Write through `xp.where(mask, value, a)` instead of the boolean mask (fixed shape, no sync)"
@@ -58,13 +58,13 @@ _AUGMENTED = {
 
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     """The fix, or why there is none: what stops a vector form of the loop around the
     finding (``loop_obstacles``), or this fixer's own reason outside loops."""
     return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer) or []
 
 
-def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node = finding.node
     if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
         return []
@@ -83,7 +83,7 @@ def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
 
 
 
-def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
+def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
     statement = enclosing_statement(analyzer, target)
     if not isinstance(target.value, cst.Name) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return []
@@ -108,7 +108,7 @@ def _write(analyzer: FileAnalyzer, target: cst.Subscript, mask: cst.BaseExpressi
     return [Fix(Applicability.UNSAFE, WRITE_MESSAGE, (edit,))] if edit is not None else []
 
 
-def same_rank(analyzer: FileAnalyzer, array: cst.BaseExpression, mask: cst.BaseExpression) -> bool:
+def same_rank(analyzer: AnalyzedFile, array: cst.BaseExpression, mask: cst.BaseExpression) -> bool:
     """Whether the mask has the array's rank: built elementwise from the array itself, or from
     arrays of the same known rank. ``a[m]`` with ``m`` of lower rank selects whole rows (its
     leading axes), where ``xp.where(m, v, a)`` would broadcast ``m`` over the *last* axes."""
@@ -133,7 +133,7 @@ def same_rank(analyzer: FileAnalyzer, array: cst.BaseExpression, mask: cst.BaseE
     return True
 
 
-def _elementwise_mask(analyzer: FileAnalyzer, mask: cst.BaseExpression) -> bool:
+def _elementwise_mask(analyzer: AnalyzedFile, mask: cst.BaseExpression) -> bool:
     """Comparisons, ``&``/``|``/``~`` and elementwise calls only: the mask keeps its operands' shape."""
     for node in walk(mask):
         if isinstance(node, cst.Call) and not is_elementwise_call(analyzer, node):
@@ -149,7 +149,7 @@ def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _unmasked(analyzer: FileAnalyzer, value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression | None:
+def _unmasked(analyzer: AnalyzedFile, value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression | None:
     """The value with each ``b[mask]`` read as ``b``; None if it is not elementwise or reads
     through another boolean mask."""
     code = analyzer.module.code_for_node
@@ -181,7 +181,7 @@ class _Unmask(cst.CSTTransformer):
         return updated
 
 
-def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
+def _masked_sum(analyzer: AnalyzedFile, read: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
     arg = analyzer.parents.get(read)
     call = analyzer.parents.get(arg) if isinstance(arg, cst.Arg) else None
     if not (isinstance(call, cst.Call) and isinstance(arg, cst.Arg) and len(call.args) == 1 and arg.keyword is None and not arg.star):
@@ -194,7 +194,7 @@ def _masked_sum(analyzer: FileAnalyzer, read: cst.Subscript, mask: cst.BaseExpre
     return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (replace_expression(analyzer, read, replacement),))]
 
 
-def _declined_outside_loops(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
+def _declined_outside_loops(finding: Finding, analyzer: AnalyzedFile) -> Declined | None:
     """Why a masked access outside loops keeps its data-dependent shape: the ``xp.where`` form
     rebinds a name, and a masked read is rewritten only as the one argument of ``sum``."""
     node = finding.node

@@ -19,7 +19,7 @@ from scalarlint.analysis.syntax import call_name
 from .cst_helpers import binding_value, dotted, scope_chain
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 # Array modules imported under these dotted names count as an array namespace (the frameworks'
 # NumPy-like imports: one list, kept in ``scalarlint.analysis.frameworks``).
@@ -43,7 +43,7 @@ def _imports_array_module(node: cst.CSTNode, bound: str) -> bool:
     return False
 
 
-def _is_namespace_binding(analyzer: FileAnalyzer, assignment: Assignment) -> tuple[bool, int]:
+def _is_namespace_binding(analyzer: AnalyzedFile, assignment: Assignment) -> tuple[bool, int]:
     """(binds an array namespace, preference: 0 = ``array_namespace(...)``, 1 = module import)."""
     node = assignment.node
     if isinstance(node, (cst.Import, cst.ImportFrom)):
@@ -57,7 +57,7 @@ def _is_namespace_binding(analyzer: FileAnalyzer, assignment: Assignment) -> tup
     return False, 9
 
 
-def array_namespace_alias(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | None:
+def array_namespace_alias(analyzer: AnalyzedFile, node: cst.CSTNode) -> str | None:
     """The name of the array module (or namespace) the code at ``node`` already uses.
 
     Looked up through the scopes around ``node``: a name bound by ``xp = array_namespace(...)``
@@ -82,7 +82,7 @@ def array_namespace_alias(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | No
     return best[2] if best else None
 
 
-def _namespace_bindings(analyzer: FileAnalyzer, scope: Scope) -> list[tuple[Assignment, int]]:
+def _namespace_bindings(analyzer: AnalyzedFile, scope: Scope) -> list[tuple[Assignment, int]]:
     """The scope's assignments that bind an array namespace, with their preference (worked out
     once per scope: every finding of a file asks)."""
     cache = analyzer.context.inference.cache
@@ -99,7 +99,7 @@ def _namespace_bindings(analyzer: FileAnalyzer, scope: Scope) -> list[tuple[Assi
     return found  # type: ignore[no-any-return]
 
 
-def _only_namespace(analyzer: FileAnalyzer, node: cst.CSTNode, name: str) -> bool:
+def _only_namespace(analyzer: AnalyzedFile, node: cst.CSTNode, name: str) -> bool:
     scope = analyzer.scopes.get(node)
     if scope is None or name not in scope:
         return False

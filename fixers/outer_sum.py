@@ -41,13 +41,13 @@ from .namespaces import array_namespace_alias
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Replace the sum of outer products with one matrix product"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For):
         return []
@@ -55,7 +55,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, (edit,))] if edit is not None else []
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-def]
+def _rewrite(analyzer: AnalyzedFile, loop: cst.For):  # type: ignore[no-untyped-def]
     if loop.orelse is not None or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return None
     rng = range_info(loop.iter)
@@ -85,7 +85,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
     return replace_statements(analyzer, loop, loop, [statement])
 
 
-def _scaled_outer(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str):  # type: ignore[no-untyped-def]
+def _scaled_outer(analyzer: AnalyzedFile, value: cst.BaseExpression, xp: str):  # type: ignore[no-untyped-def]
     """(scale or None, a, b) of ``c * xp.outer(a, b)`` or ``xp.outer(a, b)``."""
     def outer(node: cst.BaseExpression):  # type: ignore[no-untyped-def]
         if isinstance(node, cst.Call) and module_function(analyzer, node) == "outer" and len(node.args) == 2:
@@ -104,7 +104,7 @@ def _scaled_outer(analyzer: FileAnalyzer, value: cst.BaseExpression, xp: str):  
     return None
 
 
-def _stacked(analyzer: FileAnalyzer, vector: cst.BaseExpression, index: str, stop: cst.BaseExpression, as_columns: bool):  # type: ignore[no-untyped-def]
+def _stacked(analyzer: AnalyzedFile, vector: cst.BaseExpression, index: str, stop: cst.BaseExpression, as_columns: bool):  # type: ignore[no-untyped-def]
     """The ``k`` vectors ``vector`` takes over the loop, as the columns (``as_columns``) or
     the rows of one matrix: ``P[:, i]`` -> ``P[:, :k]`` / ``P[:, :k].T``, ``P[i, :]`` -> ``P[:k, :].T`` / ``P[:k, :]``."""
     if not (isinstance(vector, cst.Subscript) and isinstance(vector.value, (cst.Name, cst.Attribute))):
@@ -126,7 +126,7 @@ def _stacked(analyzer: FileAnalyzer, vector: cst.BaseExpression, index: str, sto
     return None
 
 
-def _scale(analyzer: FileAnalyzer, scale: cst.BaseExpression, index: str, stop: cst.BaseExpression):  # type: ignore[no-untyped-def]
+def _scale(analyzer: AnalyzedFile, scale: cst.BaseExpression, index: str, stop: cst.BaseExpression):  # type: ignore[no-untyped-def]
     """``c[i]`` -> ``c[:k]`` (one factor per column); a loop-invariant scale stays as it is."""
     if index not in names_in(scale):
         return scale

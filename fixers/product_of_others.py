@@ -45,10 +45,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.loop_range import range_info
+from scalarlint.analysis.syntax import integer_value
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
-from .cst_helpers import integer_value, names_in
+from .cst_helpers import names_in
 from .edits import xp_call
 from .element_loop import _simple
 from .elementwise import module_function
@@ -58,13 +59,13 @@ from .namespaces import array_namespace_alias
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Replace the per-element product of the others with two exclusive cumulative products"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     loops = loops_around(analyzer, finding.node)
     for loop in loops:
         if isinstance(loop, cst.For):
@@ -77,7 +78,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
 class _Plan(LoopPlan):
     """The element loop's plan, where the product node counts as an element of a vector."""
 
-    def __init__(self, analyzer: FileAnalyzer, loop: cst.For, xp: str, product: cst.BaseExpression | None = None) -> None:
+    def __init__(self, analyzer: AnalyzedFile, loop: cst.For, xp: str, product: cst.BaseExpression | None = None) -> None:
         rng = range_info(loop.iter)
         assert rng is not None
         super().__init__(analyzer, loop, rng, xp)
@@ -87,7 +88,7 @@ class _Plan(LoopPlan):
         return node is self.product or super().elementwise(node)
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-def]
+def _rewrite(analyzer: AnalyzedFile, loop: cst.For):  # type: ignore[no-untyped-def]
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
     rng = range_info(loop.iter)
@@ -131,7 +132,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For):  # type: ignore[no-untyped-
     return replace_statements(analyzer, loop, loop, statements)
 
 
-def _concatenate_product(analyzer: FileAnalyzer, body: list[cst.BaseStatement], index: str):  # type: ignore[no-untyped-def]
+def _concatenate_product(analyzer: AnalyzedFile, body: list[cst.BaseStatement], index: str):  # type: ignore[no-untyped-def]
     """``others = xp.concatenate([x[:i], x[i + 1:]])``: (``others``, ``x``, its Name node)."""
     small = _simple(body[0])
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
@@ -171,7 +172,7 @@ def _cut(node: cst.BaseExpression, index: str, upper: bool) -> cst.Name | None:
     return node.value if ok else None
 
 
-def _loop_product(analyzer: FileAnalyzer, body: list[cst.BaseStatement], index: str, stop: cst.BaseExpression):  # type: ignore[no-untyped-def]
+def _loop_product(analyzer: AnalyzedFile, body: list[cst.BaseStatement], index: str, stop: cst.BaseExpression):  # type: ignore[no-untyped-def]
     """``p = 1.0; for j in range(n): if j != i: p = p * x[j]``: (``p``, ``x``, its Name node)."""
     if len(body) != 3:
         return None
@@ -228,7 +229,7 @@ def _times(small: cst.BaseSmallStatement | None, name: str) -> cst.BaseExpressio
     return None
 
 
-def _product_node(analyzer: FileAnalyzer, value: cst.BaseExpression, name: str, cut: bool) -> cst.BaseExpression | None:
+def _product_node(analyzer: AnalyzedFile, value: cst.BaseExpression, name: str, cut: bool) -> cst.BaseExpression | None:
     """Where the write uses the product: ``xp.prod(others)`` for the cut form, ``p`` for the loop."""
     for node in walk(value):
         if cut and isinstance(node, cst.Call) and module_function(analyzer, node) == "prod" and len(node.args) == 1:

@@ -52,7 +52,7 @@ from .outcomes import Declined
 from .statements import block_siblings, replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Replace the running {kind} loop with one `{scan}` along the first axis"
@@ -67,13 +67,13 @@ _AUGMENTED = {cst.AddAssign: cst.Add, cst.MultiplyAssign: cst.Multiply}
 
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     """The fix, or why there is none: what stops a vector form of the loop around the
     finding (``loop_obstacles``)."""
     return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or []
 
 
-def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []
@@ -89,7 +89,7 @@ def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, message.format(kind=kind, scan=scan), (edit,))]
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatementLine, cst.SimpleStatementLine, str] | None:
+def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.SimpleStatementLine, cst.SimpleStatementLine, str] | None:
     """(the accumulator's initialisation, the statement replacing it and the loop, the scan)."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None
@@ -136,7 +136,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.SimpleStatement
     return init, cst.SimpleStatementLine(body=[assign]), scan
 
 
-def _reduction(analyzer: FileAnalyzer, plan: LoopPlan, init: cst.SimpleStatementLine, update, start: float):  # type: ignore[no-untyped-def]
+def _reduction(analyzer: AnalyzedFile, plan: LoopPlan, init: cst.SimpleStatementLine, update, start: float):  # type: ignore[no-untyped-def]
     """``acc = 0.0; for k in range(n): acc += v`` -> ``acc = xp.sum(v, axis=0)``.
 
     The accumulator lives on after the loop (it is the result). ``float(...)``/``int(...)``
@@ -169,7 +169,7 @@ def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
 
 
 
-def _previous_statement(analyzer: FileAnalyzer, loop: cst.For) -> cst.SimpleStatementLine | None:
+def _previous_statement(analyzer: AnalyzedFile, loop: cst.For) -> cst.SimpleStatementLine | None:
     siblings = block_siblings(analyzer, loop)
     if siblings is None:
         return None

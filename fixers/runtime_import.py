@@ -28,11 +28,11 @@ from .import_placement import insert_edit, merge_edit, spelling
 from .runtime_dependency import why_not
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
 def imported_name(
-    analyzer: FileAnalyzer, stmt: cst.CSTNode, module_path: str, name: str, configured: bool = False
+    analyzer: AnalyzedFile, stmt: cst.CSTNode, module_path: str, name: str, configured: bool = False
 ) -> tuple[str | None, Edit | None, str | None]:
     """(local name, import edit or ``None`` when the module has it, why the import may not be
     added or ``None``); the local name is ``None`` when ``name`` means something else at
@@ -92,7 +92,7 @@ def _imported_as(node: cst.ImportFrom, module_path: str, name: str) -> str | Non
     return None
 
 
-def _binding_is_import(analyzer: FileAnalyzer, stmt: cst.CSTNode, local: str) -> bool:
+def _binding_is_import(analyzer: AnalyzedFile, stmt: cst.CSTNode, local: str) -> bool:
     scope = analyzer.scopes.get(stmt)
     if scope is None:
         return False

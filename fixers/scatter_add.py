@@ -52,7 +52,7 @@ from .runtime_import import imported_name
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 NAME = "index_add"
@@ -61,7 +61,7 @@ MESSAGE = "Replace the scatter loop with one `index_add` call (repeated indices 
 ASSIGN_MESSAGE = "Replace the scatter loop with one assignment through the index array"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     loops = loops_around(analyzer, finding.node)
     if not loops or not isinstance(loops[0], cst.For) or any(analyzer.context.is_data_loop(o) for o in loops[1:]):
         return []
@@ -89,7 +89,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, edits)]
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.Name, cst.BaseExpression, cst.BaseExpression, bool] | None:
+def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.Name, cst.BaseExpression, cst.BaseExpression, bool] | None:
     """(target name, index array, vectorized values, whether it adds) of a scatter loop, else ``None``."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
         return None

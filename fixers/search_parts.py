@@ -15,16 +15,17 @@ from libcst.metadata import Assignment
 
 from scalarlint.analysis.inference import call_name, positional
 from scalarlint.analysis.loop_range import RangeInfo
+from scalarlint.analysis.syntax import integer_value
 
 from .array_evidence import known_array
-from .cst_helpers import ancestors, assignments_of, binding_value, integer_value, names_in
+from .cst_helpers import ancestors, assignments_of, binding_value, names_in
 from .edits import xp_call
 from .elementwise import ARITHMETIC, BOOLEAN_FUNCTIONS, ELEMENTWISE_FUNCTIONS, is_elementwise_call, module_function
 from .index_facts import index_values
 from .mask_argmax import mask_argmax
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 DEVICE_INDEX_FUNCTIONS = ELEMENTWISE_FUNCTIONS | {"where"}
 
@@ -91,7 +92,7 @@ def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) -> bool:
+def _is_element_read(analyzer: AnalyzedFile, node: cst.Subscript, index: str) -> bool:
     values = index_values(node)
     return (
         values is not None
@@ -102,7 +103,7 @@ def _is_element_read(analyzer: FileAnalyzer, node: cst.Subscript, index: str) ->
     )
 
 
-def _boolean_valued(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
+def _boolean_valued(analyzer: AnalyzedFile, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Comparison):
         return True
     if isinstance(expr, cst.BooleanOperation):
@@ -115,7 +116,7 @@ def _boolean_valued(analyzer: FileAnalyzer, expr: cst.BaseExpression) -> bool:
 
 
 def vectorize_predicate(
-    analyzer: FileAnalyzer, test: cst.BaseExpression, index: str, xp: str, forbidden: frozenset[str] = frozenset()
+    analyzer: AnalyzedFile, test: cst.BaseExpression, index: str, xp: str, forbidden: frozenset[str] = frozenset()
 ) -> tuple[cst.BaseExpression, list[cst.BaseExpression]] | None:
     """The mask of an elementwise predicate over ``a[index]`` reads, and the arrays read."""
     if not _boolean_valued(analyzer, test):
@@ -127,7 +128,7 @@ def vectorize_predicate(
     return mask, [r.value for r in reads]  # type: ignore[return-value]
 
 
-def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
+def _elementwise(analyzer: AnalyzedFile, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
     if isinstance(node, cst.Subscript):
         if _is_element_read(analyzer, node, index):
             if names_in(node.value) & (forbidden | {index}):
@@ -162,7 +163,7 @@ def _elementwise(analyzer: FileAnalyzer, node: cst.CSTNode, index: str, forbidde
     return False
 
 
-def _size_of(analyzer: FileAnalyzer, n: cst.BaseExpression, depth: int = 0) -> str | None:
+def _size_of(analyzer: AnalyzedFile, n: cst.BaseExpression, depth: int = 0) -> str | None:
     """The code of the array whose length ``n`` is (``len(a)``, ``a.shape[0]``), if any."""
     code = analyzer.module.code_for_node
     if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(positional(n)) == 1:
@@ -180,15 +181,14 @@ def _size_of(analyzer: FileAnalyzer, n: cst.BaseExpression, depth: int = 0) -> s
     return None
 
 
-def _covers(analyzer: FileAnalyzer, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
+def _covers(analyzer: AnalyzedFile, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
     array = _size_of(analyzer, rng.stop)
     return array is not None and array in {analyzer.module.code_for_node(_strip(b)) for b in bases}
 
 
 # -- uses of the found index ---------------------------------------------------------------------
-def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+def device_use_ok(analyzer: AnalyzedFile, node: cst.CSTNode) -> bool:
     """Whether a 0-d device index in place of ``node`` keeps working without a sync."""
-    inference = analyzer.context.inference
     child = node
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation)) and not (
@@ -231,7 +231,7 @@ def device_use_ok(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
     return False
 
 
-def _name_uses_ok(analyzer: FileAnalyzer, assignments: list[Assignment], after: cst.CSTNode) -> bool:
+def _name_uses_ok(analyzer: AnalyzedFile, assignments: list[Assignment], after: cst.CSTNode) -> bool:
     start = analyzer.positions[after].start.line
     for assignment in assignments:
         for access in assignment.references:
@@ -245,7 +245,7 @@ def _name_uses_ok(analyzer: FileAnalyzer, assignments: list[Assignment], after: 
     return True
 
 
-def _bound_name_ok(analyzer: FileAnalyzer, expr: cst.CSTNode) -> bool:
+def _bound_name_ok(analyzer: AnalyzedFile, expr: cst.CSTNode) -> bool:
     """For a search expression: its value is used only in device-friendly ways."""
     parent = analyzer.parents.get(expr)
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):

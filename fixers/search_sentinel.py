@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 
-from .cst_helpers import ancestors, integer_value
+from .cst_helpers import ancestors
 from .edits import bare, xp_call
 from .index_facts import index_values
 from .statements import block_siblings
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 NONE_REASON = "the search leaves `None` when nothing matches, which a device index cannot hold (use an integer such as `-1`)"
 UNBOUND_REASON = "nothing sets `{name}` before the search for when nothing matches (bind it, e.g. `{name} = -1`, on the line before)"
@@ -75,7 +75,7 @@ def _plain(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) or isinstance(expr, cst.Attribute) and _plain(expr.value)
 
 
-def initial_value(analyzer: FileAnalyzer, loop: cst.For, name: str) -> Initial | None:
+def initial_value(analyzer: AnalyzedFile, loop: cst.For, name: str) -> Initial | None:
     """The one ``name = value`` statement before ``loop`` in its block, if the name has no
     other binding than that and the loop's own."""
     siblings = block_siblings(analyzer, loop)
@@ -96,7 +96,7 @@ def initial_value(analyzer: FileAnalyzer, loop: cst.For, name: str) -> Initial |
     return None
 
 
-def decline_reason(analyzer: FileAnalyzer, loop: cst.For, name: str) -> str | None:
+def decline_reason(analyzer: AnalyzedFile, loop: cst.For, name: str) -> str | None:
     """Why a search storing ``name`` keeps its loop for the not-found value, or None if it need not."""
     initial = initial_value(analyzer, loop, name)
     if initial is None:

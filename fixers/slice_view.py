@@ -45,13 +45,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.kinds import Tag
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
 
 from . import loop_obstacles
 from .array_evidence import known_array
-from .cst_helpers import ancestors, integer_value
+from .cst_helpers import ancestors
 from .device_index import host_conversion
 from .edits import replace_expression, span
 from .elementwise import elementwise_parent, is_elementwise_call, is_full_reduction
@@ -59,18 +59,18 @@ from .index_facts import deferred_to_search, index_values, is_host_int, known_no
 from .outcomes import Declined
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     """The fix, or why there is none: what stops a vector form of the loop around the
     finding (``loop_obstacles``), or this fixer's own reason outside loops."""
     return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer) or []
 
 
-def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node = finding.node
     if not isinstance(node, cst.Subscript):
         return []
@@ -90,7 +90,7 @@ def _fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(applicability, "Use size-1 slice views (no scalar leaves the device)", tuple(edits))]
 
 
-def _write_target_of_read(analyzer: FileAnalyzer, read: cst.Subscript) -> cst.Subscript | None:
+def _write_target_of_read(analyzer: AnalyzedFile, read: cst.Subscript) -> cst.Subscript | None:
     """The element write a read flows into through elementwise operations, if any."""
     child: cst.CSTNode = read
     for parent in ancestors(analyzer, read):
@@ -110,7 +110,7 @@ def _write_target_of_read(analyzer: FileAnalyzer, read: cst.Subscript) -> cst.Su
     return None
 
 
-def _statement_value(analyzer: FileAnalyzer, target: cst.Subscript) -> cst.BaseExpression | None:
+def _statement_value(analyzer: AnalyzedFile, target: cst.Subscript) -> cst.BaseExpression | None:
     parent = analyzer.parents.get(target)
     if isinstance(parent, cst.AssignTarget):
         assign = analyzer.parents.get(parent)
@@ -122,7 +122,7 @@ def _statement_value(analyzer: FileAnalyzer, target: cst.Subscript) -> cst.BaseE
     return None
 
 
-def size1_slice(analyzer: FileAnalyzer, index: cst.BaseExpression) -> cst.Slice | None:
+def size1_slice(analyzer: AnalyzedFile, index: cst.BaseExpression) -> cst.Slice | None:
     """``k`` -> ``k:k + 1`` for a host integer index that is safe to slice, else None."""
     literal = integer_value(index)
     if literal is not None:
@@ -167,7 +167,7 @@ def _negative(value: int) -> cst.BaseExpression:
     return cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(-value)))
 
 
-def sliced(analyzer: FileAnalyzer, node: cst.Subscript) -> cst.Subscript | None:
+def sliced(analyzer: AnalyzedFile, node: cst.Subscript) -> cst.Subscript | None:
     values = index_values(node)
     if values is None:
         return None
@@ -180,7 +180,7 @@ def sliced(analyzer: FileAnalyzer, node: cst.Subscript) -> cst.Subscript | None:
     return node.with_changes(slice=elements)
 
 
-def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bool] | None:
+def _plan(analyzer: AnalyzedFile, target: cst.Subscript) -> tuple[list[Edit], bool] | None:
     inference = analyzer.context.inference
     if not _known_element(analyzer, target) or deferred_to_search(analyzer, target):
         return None
@@ -212,12 +212,12 @@ def _plan(analyzer: FileAnalyzer, target: cst.Subscript) -> tuple[list[Edit], bo
     return edits, safe
 
 
-def _known_element(analyzer: FileAnalyzer, node: cst.Subscript) -> bool:
+def _known_element(analyzer: AnalyzedFile, node: cst.Subscript) -> bool:
     """An element of an array by evidence: ``lst[i:i + 1] = v`` raises on a Python list."""
     return analyzer.context.inference.selects_element(node) and known_array(analyzer, node.value)
 
 
-def _flows_into(analyzer: FileAnalyzer, read: cst.CSTNode, value: cst.BaseExpression) -> bool:
+def _flows_into(analyzer: AnalyzedFile, read: cst.CSTNode, value: cst.BaseExpression) -> bool:
     child = read
     while child is not value:
         parent = analyzer.parents.get(child)
@@ -227,7 +227,7 @@ def _flows_into(analyzer: FileAnalyzer, read: cst.CSTNode, value: cst.BaseExpres
     return True
 
 
-def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, sliced_reads: set[int]) -> bool:
+def _leaves_are_scalars(analyzer: AnalyzedFile, value: cst.BaseExpression, sliced_reads: set[int]) -> bool:
     """Whether every operand of the value other than the sliced reads is a scalar or 0-d."""
     inference = analyzer.context.inference
     stack: list[cst.CSTNode] = [value]
@@ -264,7 +264,7 @@ def _leaves_are_scalars(analyzer: FileAnalyzer, value: cst.BaseExpression, slice
     return True
 
 
-def _declined_outside_loops(finding: Finding, analyzer: FileAnalyzer) -> Declined | None:
+def _declined_outside_loops(finding: Finding, analyzer: AnalyzedFile) -> Declined | None:
     """Why a one-element read outside loops keeps its scalar: a view would only move the sync
     to where the element is used on the host, or an index is not a host integer."""
     node = finding.node
@@ -280,7 +280,7 @@ def _declined_outside_loops(finding: Finding, analyzer: FileAnalyzer) -> Decline
     return None
 
 
-def _host_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> str | None:
+def _host_use(analyzer: AnalyzedFile, node: cst.CSTNode) -> str | None:
     """Where the element, through elementwise operations, reaches the host: a condition, a
     conversion or size, an index."""
     child, parent = node, analyzer.parents.get(node)

@@ -20,10 +20,10 @@ from scalarlint.analysis.tree import walk_all
 from scalarlint.diagnostics import Edit, Location
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
 
 
-def block_siblings(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
+def block_siblings(analyzer: AnalyzedFile, stmt: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
     """The statements of the block ``stmt`` is in (a function body, the module)."""
     parent = analyzer.parents.get(stmt)
     if isinstance(parent, (cst.IndentedBlock, cst.Module)):
@@ -31,23 +31,23 @@ def block_siblings(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> Sequence[cst.CS
     return None
 
 
-def line_text(analyzer: FileAnalyzer, row: int) -> str:
+def line_text(analyzer: AnalyzedFile, row: int) -> str:
     lines = analyzer.source.text.splitlines(keepends=True)
     return lines[row - 1] if 0 < row <= len(lines) else ""
 
 
-def indentation(analyzer: FileAnalyzer, stmt: cst.CSTNode) -> str | None:
+def indentation(analyzer: AnalyzedFile, stmt: cst.CSTNode) -> str | None:
     """The whitespace before ``stmt`` on its first line, or None if code precedes it."""
     rng = analyzer.positions[stmt]
     prefix = line_text(analyzer, rng.start.line)[: rng.start.column]
     return prefix if prefix.strip() == "" else None
 
 
-def newline(analyzer: FileAnalyzer) -> str:
+def newline(analyzer: AnalyzedFile) -> str:
     return analyzer.source.newline
 
 
-def render_statements(analyzer: FileAnalyzer, statements: Sequence[cst.BaseStatement], indent: str) -> str:
+def render_statements(analyzer: AnalyzedFile, statements: Sequence[cst.BaseStatement], indent: str) -> str:
     """Text of ``statements`` as they would appear in a block indented by ``indent``.
 
     The first statement's indentation is left out (the edit starts after it); the text ends
@@ -67,7 +67,7 @@ def render_statements(analyzer: FileAnalyzer, statements: Sequence[cst.BaseState
 
 
 def replace_statements(
-    analyzer: FileAnalyzer,
+    analyzer: AnalyzedFile,
     first: cst.BaseStatement,
     last: cst.BaseStatement,
     new: Sequence[cst.BaseStatement],
@@ -102,7 +102,7 @@ def replace_statements(
     return Edit(text, start, end)
 
 
-def replaced_comments(analyzer: FileAnalyzer, first: cst.BaseStatement, last: cst.BaseStatement) -> list[str]:
+def replaced_comments(analyzer: AnalyzedFile, first: cst.BaseStatement, last: cst.BaseStatement) -> list[str]:
     """The comments inside the statements from ``first`` to ``last``, in source order (the
     ones above ``first`` are outside the replaced text)."""
     siblings = block_siblings(analyzer, first) or [first]

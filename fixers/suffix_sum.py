@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.loop_range import RangeInfo, range_info
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 from scalarlint.diagnostics import Applicability, Fix
 
-from .cst_helpers import integer_value, names_in
+from .cst_helpers import names_in
 from .edits import bare, xp_call
 from .element_loop import _element_write, _simple, _target, _writes
 from .loop_names import index_unused_after, loops_around, only_used_in
@@ -46,13 +46,13 @@ from .running_scan import _numeric_start, _update
 from .statements import replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Replace the per-element {kind} sums with one cumulative sum"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     loops = loops_around(analyzer, finding.node)
     for loop in loops:
         if isinstance(loop, cst.For):
@@ -80,7 +80,7 @@ def _inner_range(inner: cst.For, index: str, stop: str, code) -> str | None:  # 
     return None
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.For) -> tuple[cst.CSTNode, str] | None:  # type: ignore[return]
+def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.CSTNode, str] | None:  # type: ignore[return]
     if loop.orelse is not None or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return None
     rng = range_info(loop.iter)

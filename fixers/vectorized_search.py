@@ -69,13 +69,13 @@ import libcst as cst
 from libcst.metadata import Assignment
 
 from scalarlint.analysis.loop_range import RangeInfo
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, integer_value
 from scalarlint.checks.sl103_search_loop import SearchLoop
 from scalarlint.diagnostics import Applicability, Edit, Fix, Location
 
 from . import loop_obstacles
 from .comprehension_search import search_call_edits, search_subscript_edits
-from .cst_helpers import ancestors, integer_value, names_in
+from .cst_helpers import ancestors, names_in
 from .mask_argmax import needs_numeric_mask
 from .namespaces import array_namespace_alias
 from .outcomes import Declined
@@ -84,13 +84,13 @@ from .search_sentinel import NONE_REASON, decline_reason, initial_value, is_none
 from .statements import attached_comment_rows, indentation, replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Search on the device with `argmax` of a mask (differs when nothing matches)"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     node = finding.node
     xp = array_namespace_alias(analyzer, node)
     if xp is None:
@@ -110,7 +110,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix] | Declined:
 
 
 # -- for loops -------------------------------------------------------------------------------------
-def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str, match: SearchLoop) -> list[Edit] | None:
+def _for_loop(analyzer: AnalyzedFile, loop: cst.For, xp: str, match: SearchLoop) -> list[Edit] | None:
     """The search as SL103 matched it: its loop variable, the range it scans, the ``if`` that
     remembers the index and which match it finds. Rewritten when the loop is nothing but that
     ``if`` (storing the index, optionally ``break``); a ``for`` over ``enumerate`` (a tuple
@@ -144,7 +144,7 @@ def _for_loop(analyzer: FileAnalyzer, loop: cst.For, xp: str, match: SearchLoop)
     return _replace_loop(analyzer, loop, branch, name, found)
 
 
-def sentinel_reason(analyzer: FileAnalyzer, loop: cst.CSTNode) -> str | None:
+def sentinel_reason(analyzer: AnalyzedFile, loop: cst.CSTNode) -> str | None:
     """For a search left as it is: the not-found value it lacks (``None``, none at all), if that is why."""
     if isinstance(loop, cst.Call):  # next(..., None)
         default = loop.args[1].value if call_name(loop.func) == ["next"] and len(loop.args) == 2 else None
@@ -182,7 +182,7 @@ def _stored_index(branch: cst.If, index: str) -> tuple[str, bool] | None:
 
 
 def _running_extremum(
-    analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, index: str, name: str, rng: RangeInfo, leaves: bool, xp: str
+    analyzer: AnalyzedFile, loop: cst.For, branch: cst.If, index: str, name: str, rng: RangeInfo, leaves: bool, xp: str
 ) -> cst.BaseExpression | None:
     """``best = 0; for k in range(1, n): if f(x[k]) > f(x[best]): best = k`` -> argmax."""
     test = branch.test
@@ -227,7 +227,7 @@ class _Rename(cst.CSTTransformer):
         return updated.with_changes(value=self.new) if updated.value == self.old else updated
 
 
-def _replace_loop(analyzer: FileAnalyzer, loop: cst.For, branch: cst.If, name: str, found: cst.BaseExpression) -> list[Edit] | None:
+def _replace_loop(analyzer: AnalyzedFile, loop: cst.For, branch: cst.If, name: str, found: cst.BaseExpression) -> list[Edit] | None:
     """``name = found`` in place of the loop and of the ``name = <not found>`` line just
     before it. The loop's comments (on its lines, inside it, and the lines directly above
     it) described the loop and go with it; the initial value's comments (above it and on its

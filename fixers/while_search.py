@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.loop_range import RangeInfo
+from scalarlint.analysis.syntax import integer_value
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
-from .cst_helpers import integer_value
 from .edits import xp_call
 from .element_loop import _simple
 from .index_facts import index_names
@@ -49,7 +49,7 @@ from .namespaces import array_namespace_alias
 from .statements import block_siblings, replace_statements
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Replace the `while` search with `argmax` of a mask on the device"
@@ -59,7 +59,7 @@ _NEGATED: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
 }
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node: cst.CSTNode | None = finding.node
     while node is not None and not isinstance(node, cst.While):
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.For)):
@@ -71,7 +71,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, (rewritten,))] if rewritten is not None else []
 
 
-def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untyped-def]
+def _rewrite(analyzer: AnalyzedFile, loop: cst.While):  # type: ignore[no-untyped-def]
     if loop.orelse is not None or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 1:
         return None
     step = _simple(loop.body.body[0])
@@ -116,7 +116,7 @@ def _rewrite(analyzer: FileAnalyzer, loop: cst.While):  # type: ignore[no-untype
     return replace_statements(analyzer, siblings[position - 1], loop, [cst.SimpleStatementLine(body=[assign])])  # type: ignore[arg-type]
 
 
-def _array_length_of_test(analyzer: FileAnalyzer, test: cst.BaseExpression, index: str) -> cst.BaseExpression | None:
+def _array_length_of_test(analyzer: AnalyzedFile, test: cst.BaseExpression, index: str) -> cst.BaseExpression | None:
     """``len(v)`` for the one array the test reads at ``v[i]``."""
     arrays = {
         analyzer.module.code_for_node(n.value): n.value

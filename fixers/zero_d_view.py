@@ -43,13 +43,13 @@ from .namespaces import array_namespace_alias
 from .slice_view import sliced
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.analyzer import FileAnalyzer
+    from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
 MESSAGE = "Keep the element on the device as a 0-d view (`xp.reshape(x[i:i + 1 or None], ())`)"
 
 
-def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
+def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     read = finding.node
     if not isinstance(read, cst.Subscript) or analyzer.context.in_data_loop(read):
         return []
@@ -80,7 +80,7 @@ def fixes(finding: Finding, analyzer: FileAnalyzer) -> list[Fix]:
     return [Fix(Applicability.UNSAFE, MESSAGE, (replace_expression(analyzer, read, reshape),))]
 
 
-def _unpacked_name(analyzer: FileAnalyzer, element: cst.Element) -> cst.Name | None:
+def _unpacked_name(analyzer: AnalyzedFile, element: cst.Element) -> cst.Name | None:
     """In ``a, b = A[0, 0], A[0, 1]``, the name bound to the element's value."""
     values = analyzer.parents.get(element)
     assign = analyzer.parents.get(values) if values is not None else None
@@ -96,7 +96,7 @@ def _unpacked_name(analyzer: FileAnalyzer, element: cst.Element) -> cst.Name | N
     return name if isinstance(name, cst.Name) else None
 
 
-def _stays_on_device(analyzer: FileAnalyzer, target: cst.Name) -> bool:
+def _stays_on_device(analyzer: AnalyzedFile, target: cst.Name) -> bool:
     """Every use of the name bound here ends in device code, never on the host."""
     scope = analyzer.scopes.get(target)
     if scope is None:
@@ -108,7 +108,7 @@ def _stays_on_device(analyzer: FileAnalyzer, target: cst.Name) -> bool:
     return bool(references) and all(_device_use(analyzer, access.node) for access in references)
 
 
-def _device_use(analyzer: FileAnalyzer, node: cst.CSTNode) -> bool:
+def _device_use(analyzer: AnalyzedFile, node: cst.CSTNode) -> bool:
     child = node
     parent = analyzer.parents.get(child)
     if isinstance(parent, cst.Index) and isinstance(analyzer.parents.get(parent), cst.SubscriptElement):
