@@ -18,11 +18,11 @@ from scalarlint.diagnostics import Edit
 
 from .array_evidence import known_array
 
-from .edits import needs_parens, replace_expression, xp_call
+from .edits import bare, needs_parens, parenthesized, replace_expression, xp_call
 from .elementwise import module_function
 from .index_facts import index_values
 from .mask_argmax import needs_numeric_mask
-from .search_parts import _bound_name_ok, _covers, _parens, _strip, found_index, vectorize_predicate
+from .search_parts import bound_name_ok, found_index, range_covers, vectorize_predicate
 from .search_sentinel import device_sentinel, keep_sentinel
 
 if TYPE_CHECKING:
@@ -48,11 +48,11 @@ def _comprehension_mask(
             return None
         masks.append(vectorized[0])
         bases.extend(vectorized[1])
-    if not _covers(analyzer, rng, bases):
+    if not range_covers(analyzer, rng, bases):
         return None
     mask = masks[0]
     for more in masks[1:]:
-        mask = cst.BinaryOperation(left=_parens(mask), operator=cst.BitAnd(), right=_parens(more))
+        mask = cst.BinaryOperation(left=parenthesized(mask), operator=cst.BitAnd(), right=parenthesized(more))
     return mask, rng
 
 
@@ -79,7 +79,7 @@ def search_call_edits(analyzer: AnalyzedFile, call: cst.Call, xp: str, scan: Ran
         found = keep_sentinel(xp, mask, found, call.args[1].value, last)
     elif len(call.args) != 1:
         return None
-    if not _bound_name_ok(analyzer, call):
+    if not bound_name_ok(analyzer, call):
         return None
     return [replace_expression(analyzer, call, found, parens=needs_parens(analyzer, call) and isinstance(found, cst.BinaryOperation))]
 
@@ -104,7 +104,7 @@ def search_subscript_edits(analyzer: AnalyzedFile, node: cst.Subscript, xp: str,
             return None
         mask, size = mask_and_size
         found = found_index(xp, mask, last, size, numeric=needs_numeric_mask(analyzer, node, xp))
-    if not _bound_name_ok(analyzer, node):
+    if not bound_name_ok(analyzer, node):
         return None
     return [replace_expression(analyzer, node, found, parens=needs_parens(analyzer, node) and isinstance(found, cst.BinaryOperation))]
 
@@ -138,14 +138,14 @@ def _nonzero_mask(analyzer: AnalyzedFile, value: cst.BaseExpression, xp: str) ->
     kind = inference.kind(mask)
     if tuple_form and kind.rank is not None and kind.rank != 1:
         return None  # nonzero(m)[0] of a matrix is a row index
-    held = _parens(_strip(mask))
+    held = parenthesized(bare(mask))
     if not kind.boolean:  # nonzero of numbers: the mask of the nonzero elements, not argmax of the values
         mask = cst.Comparison(left=held, comparisons=[cst.ComparisonTarget(cst.NotEqual(), cst.Integer("0"))])
     if not (tuple_form or kind.rank == 1):
         # flatnonzero of any rank searches the flat mask; its length is `.shape[0]` of that
         # (`m.size` is a method on a PyTorch tensor, not the element count)
         minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
-        mask = held = xp_call(xp, "reshape", _strip(mask), cst.Tuple([cst.Element(minus_one, comma=cst.Comma())]))
+        mask = held = xp_call(xp, "reshape", bare(mask), cst.Tuple([cst.Element(minus_one, comma=cst.Comma())]))
     size = cst.Subscript(
         value=cst.Attribute(value=held, attr=cst.Name("shape")),
         slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer("0")))],

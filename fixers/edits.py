@@ -65,3 +65,11 @@ def axis_arg(axis: int) -> cst.Arg:
 def bare(expr: cst.BaseExpression) -> cst.BaseExpression:
     """``expr`` without its own parentheses (to use it as an argument or a slice bound)."""
     return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
+
+
+def parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``expr`` in parentheses unless it has them or binds tighter than any operator (a name,
+    call, attribute, subscript or unary operation): an operand of a new ``&``, ``|`` or ``~``."""
+    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

@@ -69,10 +69,10 @@ from scalarlint.diagnostics import Applicability, Edit, Fix
 from . import loop_obstacles
 from .array_evidence import known_array
 from .cst_helpers import assignments_of, binding_value, names_in
-from .edits import bare, replace_expression, xp_call
+from .edits import bare, parenthesized, replace_expression, xp_call
 from .elementwise import module_function
 from .loop_names import index_unused_after, only_used_in
-from .loop_plan import LoopPlan, _boolean, _is_target, _paren, _simple
+from .loop_plan import LoopPlan, is_assignment_target, is_boolean, single_small_statement
 from .namespaces import array_namespace_alias
 from .outcomes import Declined
 from .statements import replace_statements
@@ -140,9 +140,9 @@ def _temporaries(plan: LoopPlan, body: list[cst.BaseStatement]) -> list[cst.Assi
     """Leading ``a = <elementwise in i>`` statements (each name bound once in the loop); they
     become vector statements ahead of the writes. None when one cannot."""
     temps: list[cst.Assign] = []
-    targets = [n.value for n in walk(plan.loop.body) if isinstance(n, cst.Name) and _is_target(plan.analyzer, n)]
+    targets = [n.value for n in walk(plan.loop.body) if isinstance(n, cst.Name) and is_assignment_target(plan.analyzer, n)]
     while len(body) > 1:
-        small = _simple(body[0])
+        small = single_small_statement(body[0])
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
             break
         name = small.targets[0].target
@@ -198,10 +198,10 @@ def _vectorize_loop(analyzer: AnalyzedFile, loop: cst.For) -> Edit | tuple[Edit,
             return None
         new.append(chain)
         return replace_statements(analyzer, loop, loop, new)
-    writes = _writes(body)
+    writes = element_writes(body)
     if writes is None or not writes:
         return None
-    written_arrays = {code(bare(_target(w).value)) for w in writes if isinstance(_target(w), cst.Subscript)}  # type: ignore[union-attr]
+    written_arrays = {code(bare(write_target(w).value)) for w in writes if isinstance(write_target(w), cst.Subscript)}  # type: ignore[union-attr]
     moved = {
         code(bare(n.value))  # type: ignore[union-attr]
         for w in writes for n in walk(w.value)
@@ -210,8 +210,8 @@ def _vectorize_loop(analyzer: AnalyzedFile, loop: cst.For) -> Edit | tuple[Edit,
     if written_arrays & moved:
         return None  # the loop reads back what it already overwrote (a recurrence); the slices would not
     for small in writes:
-        target = _target(small)
-        if not _element_write(plan, small):
+        target = write_target(small)
+        if not is_element_write(plan, small):
             return None
         lhs = plan.written(target)  # type: ignore[arg-type]
         value = plan.vectorized(small.value)
@@ -228,7 +228,7 @@ def _vectorize_loop(analyzer: AnalyzedFile, loop: cst.For) -> Edit | tuple[Edit,
     edit = replace_statements(analyzer, loop, loop, new)
     if edit is None:
         return None
-    allocations = [_host_allocation(plan, _target(w)) for w in writes]
+    allocations = [_host_allocation(plan, write_target(w)) for w in writes]
     extra = tuple(dict.fromkeys(a for a in allocations if a is not None))
     return (edit, *extra) if extra else edit
 
@@ -289,8 +289,9 @@ def _host_allocation(plan: LoopPlan, target: cst.BaseExpression) -> Edit | None:
     return replace_expression(plan.analyzer, call, call.with_changes(args=args))
 
 
-def _element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:
-    target = _target(small)
+def is_element_write(plan: LoopPlan, small: cst.Assign | cst.AugAssign) -> bool:
+    """Whether ``small`` writes element ``i`` of an array from an elementwise value of the loop."""
+    target = write_target(small)
     if not isinstance(target, cst.Subscript) or not plan.elementwise(small.value):
         return False
     if plan.per_column_access(target):
@@ -308,17 +309,17 @@ def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine 
         return None
     branches, default = found
     code = plan.analyzer.module.code_for_node
-    writes = [_writes([s]) for _, s in branches] + ([_writes([default])] if default is not None else [])
+    writes = [element_writes([s]) for _, s in branches] + ([element_writes([default])] if default is not None else [])
     if any(w is None or len(w) != 1 for w in writes):
         return None
     smalls = [w[0] for w in writes]  # type: ignore[index]
-    target = _target(smalls[0])
-    if not isinstance(target, cst.Subscript) or any(code(_target(w)) != code(target) for w in smalls):
+    target = write_target(smalls[0])
+    if not isinstance(target, cst.Subscript) or any(code(write_target(w)) != code(target) for w in smalls):
         return None
-    if not all(_element_write(plan, w) for w in smalls):
+    if not all(is_element_write(plan, w) for w in smalls):
         return None
     tests = [test for test, _ in branches]
-    if not all(_boolean(t) and plan.elementwise(t) for t in tests):
+    if not all(is_boolean(t) and plan.elementwise(t) for t in tests):
         return None
     read = {code(bare(n.value)) for t in tests for n in walk(t) if isinstance(n, cst.Subscript)}
     if code(bare(target.value)) in read:
@@ -328,7 +329,7 @@ def _masked_write(plan: LoopPlan, statement: cst.If) -> cst.SimpleStatementLine 
     def branch_value(small: cst.Assign | cst.AugAssign) -> cst.BaseExpression:
         value = plan.vectorized(small.value)
         if isinstance(small, cst.AugAssign):
-            return cst.BinaryOperation(left=current, operator=_BINARY[type(small.operator)](), right=_paren(value))
+            return cst.BinaryOperation(left=current, operator=_BINARY[type(small.operator)](), right=parenthesized(value))
         return value
 
     result = branch_value(smalls[-1]) if default is not None else current
@@ -344,14 +345,16 @@ _BINARY = {
 }
 
 
-def _target(small: cst.Assign | cst.AugAssign) -> cst.BaseExpression:
+def write_target(small: cst.Assign | cst.AugAssign) -> cst.BaseExpression:
+    """What an element write writes to: the assignment's one target, or the augmented target."""
     return small.targets[0].target if isinstance(small, cst.Assign) else small.target
 
 
-def _writes(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> list[cst.Assign | cst.AugAssign] | None:
+def element_writes(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> list[cst.Assign | cst.AugAssign] | None:
+    """The body as element writes (one small assignment per line), None if it is anything else."""
     out: list[cst.Assign | cst.AugAssign] = []
     for stmt in body:
-        small = _simple(stmt)
+        small = single_small_statement(stmt)
         if isinstance(small, cst.Assign) and len(small.targets) == 1 or isinstance(small, cst.AugAssign) and type(small.operator) in _BINARY:
             out.append(small)
         else:

@@ -21,7 +21,7 @@ from scalarlint.analysis.tree import walk
 
 from .array_evidence import known_array
 from .cst_helpers import names_in
-from .edits import axis_arg, bare, xp_call
+from .edits import axis_arg, bare, parenthesized, xp_call
 from .elementwise import ARITHMETIC, is_elementwise_call, module_function
 from .index_facts import index_values
 
@@ -45,7 +45,7 @@ class LoopPlan:
         # names assigned once per trip from elementwise values: vectors after the rewrite
         self.temps: set[str] = set()
         self.whole = self._range_array()
-        self.assigned = {n.value for n in walk(loop.body) if isinstance(n, cst.Name) and _is_target(analyzer, n)}
+        self.assigned = {n.value for n in walk(loop.body) if isinstance(n, cst.Name) and is_assignment_target(analyzer, n)}
         # ``A[i, i]`` (the same loop variable on every axis) is the diagonal; only the element
         # loop fixer vectorizes it (``A[r, r]`` with ``r = xp.arange(n)``)
         self.diagonal = False
@@ -193,9 +193,9 @@ class LoopPlan:
             middle_ok = all(_pure(c.comparator) for c in node.comparisons[:-1])
             return middle_ok and self.elementwise(node.left) and all(self.elementwise(c.comparator) for c in node.comparisons)
         if isinstance(node, cst.IfExp):
-            return _boolean(node.test) and all(self.elementwise(part) for part in (node.test, node.body, node.orelse))
+            return is_boolean(node.test) and all(self.elementwise(part) for part in (node.test, node.body, node.orelse))
         if isinstance(node, cst.BooleanOperation):
-            return _boolean(node.left) and _boolean(node.right) and self.elementwise(node.left) and self.elementwise(node.right)
+            return is_boolean(node.left) and is_boolean(node.right) and self.elementwise(node.left) and self.elementwise(node.right)
         if isinstance(node, cst.Call):
             if is_elementwise_call(self.analyzer, node):
                 return all(self.elementwise(a.value) for a in node.args)
@@ -333,23 +333,15 @@ class _Vectorize(cst.CSTTransformer):
 
     def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
         op = cst.BitAnd() if isinstance(original.operator, cst.And) else cst.BitOr()
-        return cst.BinaryOperation(left=_paren(updated.left), operator=op, right=_paren(updated.right), lpar=updated.lpar, rpar=updated.rpar)
+        return cst.BinaryOperation(left=parenthesized(updated.left), operator=op, right=parenthesized(updated.right), lpar=updated.lpar, rpar=updated.rpar)
 
     def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
         if isinstance(original.operator, cst.Not):
-            return cst.UnaryOperation(operator=cst.BitInvert(), expression=_paren(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
+            return cst.UnaryOperation(operator=cst.BitInvert(), expression=parenthesized(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
         return updated
 
 
 _COLUMN_REDUCTIONS = ("argmax", "argmin", "sum", "max", "min", "prod", "mean")
-
-
-
-
-def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
-        return expr
-    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _pure(expr: cst.BaseExpression) -> bool:
@@ -357,22 +349,25 @@ def _pure(expr: cst.BaseExpression) -> bool:
     return not any(isinstance(n, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)) for n in walk(expr))
 
 
-def _boolean(expr: cst.BaseExpression) -> bool:
+def is_boolean(expr: cst.BaseExpression) -> bool:
+    """Whether ``expr`` is a comparison or a boolean combination of them: a mask once vectorized."""
     if isinstance(expr, cst.Comparison):
         return True
     if isinstance(expr, cst.BooleanOperation):
-        return _boolean(expr.left) and _boolean(expr.right)
-    return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not) and _boolean(expr.expression)
+        return is_boolean(expr.left) and is_boolean(expr.right)
+    return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not) and is_boolean(expr.expression)
 
 
-def _is_target(analyzer: AnalyzedFile, name: cst.Name) -> bool:
+def is_assignment_target(analyzer: AnalyzedFile, name: cst.Name) -> bool:
+    """Whether ``name`` is written here (an assignment, augmented or annotated target)."""
     parent = analyzer.parents.get(name)
     if isinstance(parent, cst.AssignTarget) or (isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is name):
         return True
     return isinstance(parent, (cst.For, cst.CompFor)) and parent.target is name
 
 
-def _simple(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
+def single_small_statement(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
+    """The one small statement of a simple line (``a = b``), None for compound or multi-statement lines."""
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
         return stmt.body[0]
     return None

@@ -36,7 +36,7 @@ from .cst_helpers import names_in
 from .elementwise import module_function
 from .index_facts import index_values
 from .loop_names import index_unused_after, loops_around
-from .loop_plan import _simple
+from .loop_plan import single_small_statement
 from .namespaces import array_namespace_alias
 from .statements import replace_statements
 
@@ -62,7 +62,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For):  # type: ignore[no-untyped-
     xp = array_namespace_alias(analyzer, loop)
     if rng is None or rng.start != 0 or rng.reverse or xp is None or len(loop.body.body) != 1:
         return None
-    update = _simple(loop.body.body[0])
+    update = single_small_statement(loop.body.body[0])
     if not (isinstance(update, cst.AugAssign) and isinstance(update.operator, cst.AddAssign) and isinstance(update.target, cst.Name)):
         return None
     index = loop.target.value

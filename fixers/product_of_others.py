@@ -51,10 +51,9 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from .cst_helpers import names_in
 from .edits import xp_call
-from .element_loop import _simple
 from .elementwise import module_function
 from .loop_names import index_unused_after, loops_around, only_used_in
-from .loop_plan import LoopPlan
+from .loop_plan import LoopPlan, single_small_statement
 from .namespaces import array_namespace_alias
 from .statements import replace_statements
 
@@ -103,7 +102,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For):  # type: ignore[no-untyped-
     if found is None:
         return None
     name, array, binding = found
-    write = _simple(body[-1])
+    write = single_small_statement(body[-1])
     if not (isinstance(write, cst.Assign) and len(write.targets) == 1 and isinstance(write.targets[0].target, cst.Subscript)):
         return None
     uses = [n for n in walk(write.value) if isinstance(n, cst.Name) and n.value == name]
@@ -134,7 +133,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For):  # type: ignore[no-untyped-
 
 def _concatenate_product(analyzer: AnalyzedFile, body: list[cst.BaseStatement], index: str):  # type: ignore[no-untyped-def]
     """``others = xp.concatenate([x[:i], x[i + 1:]])``: (``others``, ``x``, its Name node)."""
-    small = _simple(body[0])
+    small = single_small_statement(body[0])
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
         return None
     call = small.value
@@ -176,7 +175,7 @@ def _loop_product(analyzer: AnalyzedFile, body: list[cst.BaseStatement], index: 
     """``p = 1.0; for j in range(n): if j != i: p = p * x[j]``: (``p``, ``x``, its Name node)."""
     if len(body) != 3:
         return None
-    start = _simple(body[0])
+    start = single_small_statement(body[0])
     inner = body[1]
     if not (isinstance(start, cst.Assign) and len(start.targets) == 1 and isinstance(start.targets[0].target, cst.Name)):
         return None
@@ -197,7 +196,7 @@ def _loop_product(analyzer: AnalyzedFile, body: list[cst.BaseStatement], index: 
         return None
     if len(guard.body.body) != 1:
         return None
-    factor = _times(_simple(guard.body.body[0]), name)
+    factor = _times(single_small_statement(guard.body.body[0]), name)
     if not (isinstance(factor, cst.Subscript) and isinstance(factor.value, cst.Name) and len(factor.slice) == 1):
         return None
     element = factor.slice[0].slice

@@ -44,9 +44,8 @@ from scalarlint.diagnostics import Applicability, Fix
 from . import loop_obstacles
 from .cst_helpers import names_in
 from .edits import bare, xp_call
-from .element_loop import _simple
 from .loop_names import index_unused_after, loops_around, only_used_in
-from .loop_plan import LoopPlan
+from .loop_plan import LoopPlan, single_small_statement
 from .namespaces import array_namespace_alias
 from .outcomes import Declined
 from .statements import block_siblings, replace_statements
@@ -97,7 +96,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.SimpleStatement
     if rng is None or rng.start != 0 or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) not in (1, 2):
         return None
     init = _previous_statement(analyzer, loop)
-    start = _numeric_start(init)
+    start = numeric_start(init)
     if init is None or start is None:
         return None
     accumulator, start_value = start
@@ -107,10 +106,10 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.SimpleStatement
     plan = LoopPlan(analyzer, loop, rng, xp)
     if plan.index in names_in(rng.stop) or not index_unused_after(analyzer, loop):
         return None
-    update = _update(_simple(loop.body.body[0]), accumulator)
+    update = accumulator_update(single_small_statement(loop.body.body[0]), accumulator)
     if len(loop.body.body) == 1:
         return _reduction(analyzer, plan, init, update, start_value)
-    write = _simple(loop.body.body[1])
+    write = single_small_statement(loop.body.body[1])
     if update is None or not isinstance(write, cst.Assign) or len(write.targets) != 1:
         return None
     operator, value = update
@@ -180,9 +179,9 @@ def _previous_statement(analyzer: AnalyzedFile, loop: cst.For) -> cst.SimpleStat
     return before if isinstance(before, cst.SimpleStatementLine) else None
 
 
-def _numeric_start(init: cst.SimpleStatementLine | None) -> tuple[str, float] | None:
+def numeric_start(init: cst.SimpleStatementLine | None) -> tuple[str, float] | None:
     """``acc = 0.0`` (or any number, signed): the accumulator's name and its start."""
-    small = _simple(init) if init is not None else None
+    small = single_small_statement(init) if init is not None else None
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
         return None
     value = small.value
@@ -194,7 +193,7 @@ def _numeric_start(init: cst.SimpleStatementLine | None) -> tuple[str, float] | 
     return None
 
 
-def _update(small: cst.BaseSmallStatement | None, accumulator: str) -> tuple[type[cst.BaseBinaryOp], cst.BaseExpression] | None:
+def accumulator_update(small: cst.BaseSmallStatement | None, accumulator: str) -> tuple[type[cst.BaseBinaryOp], cst.BaseExpression] | None:
     """``acc = acc + v``, ``acc = v + acc`` or ``acc += v`` (and ``*``): the operator and ``v``."""
     if isinstance(small, cst.AugAssign) and type(small.operator) in _AUGMENTED:
         if isinstance(small.target, cst.Name) and small.target.value == accumulator:

@@ -43,10 +43,9 @@ from scalarlint.analysis.syntax import call_name
 from scalarlint.diagnostics import Applicability, Fix
 
 from .cst_helpers import names_in
-from .element_loop import _simple
 from .index_facts import index_values
 from .loop_names import index_unused_after, loops_around
-from .loop_plan import LoopPlan
+from .loop_plan import LoopPlan, single_small_statement
 from .namespaces import array_namespace_alias
 from .runtime_import import imported_name
 from .statements import replace_statements
@@ -97,7 +96,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.Name, cst.BaseE
     if rng is None or rng.start != 0 or rng.reverse or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 1:
         return None
     xp = array_namespace_alias(analyzer, loop)
-    small = _simple(loop.body.body[0])
+    small = single_small_statement(loop.body.body[0])
     adds = isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)
     assigns = isinstance(small, cst.Assign) and len(small.targets) == 1
     if xp is None or not (adds or assigns):

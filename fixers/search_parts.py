@@ -19,7 +19,7 @@ from scalarlint.analysis.syntax import integer_value
 
 from .array_evidence import known_array
 from .cst_helpers import ancestors, assignments_of, binding_value, names_in
-from .edits import xp_call
+from .edits import bare, parenthesized, xp_call
 from .elementwise import ARITHMETIC, BOOLEAN_FUNCTIONS, ELEMENTWISE_FUNCTIONS, is_elementwise_call, module_function
 from .index_facts import index_values
 from .mask_argmax import mask_argmax
@@ -38,16 +38,12 @@ def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _strip(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.with_changes(lpar=(), rpar=()) if getattr(expr, "lpar", None) else expr
-
-
 def found_index(
     xp: str, mask: cst.BaseExpression, last: bool, n: cst.BaseExpression, reducer: str = "argmax", numeric: bool = False
 ) -> cst.BaseExpression:
     """``xp.argmax(mask)`` or ``n - 1 - xp.argmax(xp.flip(mask))``; with ``numeric`` (a boolean
     mask in an array-API namespace, see ``mask_argmax``) the argument is cast to ``int8`` first."""
-    mask = _strip(mask)
+    mask = bare(mask)
     if last:
         mask = xp_call(xp, "flip", mask)
     found = mask_argmax(xp, mask, numeric) if reducer == "argmax" else xp_call(xp, reducer, mask)
@@ -57,7 +53,7 @@ def found_index(
     return cst.BinaryOperation(left=head, operator=cst.Subtract(), right=found)
 
 
-class _Vectorize(cst.CSTTransformer):
+class VectorizeReads(cst.CSTTransformer):
     """``a[j]`` -> ``a``, ``abs`` -> ``xp.abs``, ``and``/``or``/``not`` -> ``&``/``|``/``~``."""
 
     def __init__(self, reads: set[int], xp: str) -> None:
@@ -77,19 +73,13 @@ class _Vectorize(cst.CSTTransformer):
     def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
         op = cst.BitAnd() if isinstance(original.operator, cst.And) else cst.BitOr()
         return cst.BinaryOperation(
-            left=_parens(updated.left), operator=op, right=_parens(updated.right), lpar=updated.lpar, rpar=updated.rpar
+            left=parenthesized(updated.left), operator=op, right=parenthesized(updated.right), lpar=updated.lpar, rpar=updated.rpar
         )
 
     def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
         if isinstance(original.operator, cst.Not):
-            return cst.UnaryOperation(operator=cst.BitInvert(), expression=_parens(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
+            return cst.UnaryOperation(operator=cst.BitInvert(), expression=parenthesized(updated.expression), lpar=updated.lpar, rpar=updated.rpar)
         return updated
-
-
-def _parens(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if getattr(expr, "lpar", None) or isinstance(expr, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.UnaryOperation)):
-        return expr
-    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _is_element_read(analyzer: AnalyzedFile, node: cst.Subscript, index: str) -> bool:
@@ -122,13 +112,14 @@ def vectorize_predicate(
     if not _boolean_valued(analyzer, test):
         return None
     reads: list[cst.Subscript] = []
-    if not _elementwise(analyzer, test, index, forbidden, reads) or not reads:
+    if not elementwise_reads(analyzer, test, index, forbidden, reads) or not reads:
         return None
-    mask = test.visit(_Vectorize({id(r) for r in reads}, xp))
+    mask = test.visit(VectorizeReads({id(r) for r in reads}, xp))
     return mask, [r.value for r in reads]  # type: ignore[return-value]
 
 
-def _elementwise(analyzer: AnalyzedFile, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
+def elementwise_reads(analyzer: AnalyzedFile, node: cst.CSTNode, index: str, forbidden: frozenset[str], reads: list[cst.Subscript]) -> bool:
+    """Whether ``node`` is elementwise in ``a[index]`` reads (collected in ``reads``) and names not in ``forbidden``."""
     if isinstance(node, cst.Subscript):
         if _is_element_read(analyzer, node, index):
             if names_in(node.value) & (forbidden | {index}):
@@ -141,20 +132,20 @@ def _elementwise(analyzer: AnalyzedFile, node: cst.CSTNode, index: str, forbidde
     if isinstance(node, cst.Comparison):
         if len(node.comparisons) != 1 or isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
             return False
-        return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
+        return elementwise_reads(analyzer, node.left, index, forbidden, reads) and elementwise_reads(
             analyzer, node.comparisons[0].comparator, index, forbidden, reads
         )
     if isinstance(node, cst.BooleanOperation):
-        return _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(analyzer, node.right, index, forbidden, reads)
+        return elementwise_reads(analyzer, node.left, index, forbidden, reads) and elementwise_reads(analyzer, node.right, index, forbidden, reads)
     if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, ARITHMETIC) and _elementwise(analyzer, node.left, index, forbidden, reads) and _elementwise(
+        return isinstance(node.operator, ARITHMETIC) and elementwise_reads(analyzer, node.left, index, forbidden, reads) and elementwise_reads(
             analyzer, node.right, index, forbidden, reads
         )
     if isinstance(node, cst.UnaryOperation):
-        return _elementwise(analyzer, node.expression, index, forbidden, reads)
+        return elementwise_reads(analyzer, node.expression, index, forbidden, reads)
     if isinstance(node, cst.Call):
         if is_elementwise_call(analyzer, node):
-            return all(_elementwise(analyzer, a.value, index, forbidden, reads) for a in node.args)
+            return all(elementwise_reads(analyzer, a.value, index, forbidden, reads) for a in node.args)
         return not (names_in(node) & (forbidden | {index}))  # loop-invariant: computed once
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
         return True
@@ -167,11 +158,11 @@ def _size_of(analyzer: AnalyzedFile, n: cst.BaseExpression, depth: int = 0) -> s
     """The code of the array whose length ``n`` is (``len(a)``, ``a.shape[0]``), if any."""
     code = analyzer.module.code_for_node
     if isinstance(n, cst.Call) and call_name(n.func) == ["len"] and len(positional(n)) == 1:
-        return code(_strip(positional(n)[0]))
+        return code(bare(positional(n)[0]))
     if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
         values = index_values(n)
         if values and len(values) == 1 and integer_value(values[0]) == 0:
-            return code(_strip(n.value.value))
+            return code(bare(n.value.value))
     if isinstance(n, cst.Name) and depth < 3:
         assignments = assignments_of(analyzer, n)
         if assignments and len(assignments) == 1 and isinstance(assignments[0].node, cst.Name):
@@ -181,9 +172,10 @@ def _size_of(analyzer: AnalyzedFile, n: cst.BaseExpression, depth: int = 0) -> s
     return None
 
 
-def _covers(analyzer: AnalyzedFile, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
+def range_covers(analyzer: AnalyzedFile, rng: RangeInfo, bases: list[cst.BaseExpression]) -> bool:
+    """Whether the scanned range is the length of one of the arrays read, so the mask has the loop's length."""
     array = _size_of(analyzer, rng.stop)
-    return array is not None and array in {analyzer.module.code_for_node(_strip(b)) for b in bases}
+    return array is not None and array in {analyzer.module.code_for_node(bare(b)) for b in bases}
 
 
 # -- uses of the found index ---------------------------------------------------------------------
@@ -231,7 +223,8 @@ def device_use_ok(analyzer: AnalyzedFile, node: cst.CSTNode) -> bool:
     return False
 
 
-def _name_uses_ok(analyzer: AnalyzedFile, assignments: list[Assignment], after: cst.CSTNode) -> bool:
+def uses_after_ok(analyzer: AnalyzedFile, assignments: list[Assignment], after: cst.CSTNode) -> bool:
+    """Whether every use of these assignments after ``after`` keeps working with a 0-d device index."""
     start = analyzer.positions[after].start.line
     for assignment in assignments:
         for access in assignment.references:
@@ -245,7 +238,7 @@ def _name_uses_ok(analyzer: AnalyzedFile, assignments: list[Assignment], after: 
     return True
 
 
-def _bound_name_ok(analyzer: AnalyzedFile, expr: cst.CSTNode) -> bool:
+def bound_name_ok(analyzer: AnalyzedFile, expr: cst.CSTNode) -> bool:
     """For a search expression: its value is used only in device-friendly ways."""
     parent = analyzer.parents.get(expr)
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
@@ -256,7 +249,7 @@ def _bound_name_ok(analyzer: AnalyzedFile, expr: cst.CSTNode) -> bool:
         mine = [a for a in scope.assignments[target.value] if isinstance(a, Assignment)]
         if len(mine) != 1 or mine[0].node is not target:
             return False
-        return _name_uses_ok(analyzer, mine, parent)
+        return uses_after_ok(analyzer, mine, parent)
     return device_use_ok(analyzer, expr)
 
 

@@ -38,11 +38,11 @@ from scalarlint.diagnostics import Applicability, Fix
 
 from .cst_helpers import names_in
 from .edits import bare, xp_call
-from .element_loop import _element_write, _simple, _target, _writes
+from .element_loop import element_writes, is_element_write, write_target
 from .loop_names import index_unused_after, loops_around, only_used_in
-from .loop_plan import LoopPlan
+from .loop_plan import LoopPlan, single_small_statement
 from .namespaces import array_namespace_alias
-from .running_scan import _numeric_start, _update
+from .running_scan import accumulator_update, numeric_start
 from .statements import replace_statements
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.CSTNode, str] |
         return None
     body = list(loop.body.body)
     init, inner = body[0], body[1]
-    start = _numeric_start(init) if isinstance(init, cst.SimpleStatementLine) else None
+    start = numeric_start(init) if isinstance(init, cst.SimpleStatementLine) else None
     if start is None or not isinstance(inner, cst.For) or inner.orelse is not None or not isinstance(inner.target, cst.Name):
         return None
     total, start_value = start
@@ -97,7 +97,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.CSTNode, str] |
     kind = _inner_range(inner, loop.target.value, code(rng.stop), code)
     if kind is None or not isinstance(inner.body, cst.IndentedBlock) or len(inner.body.body) != 1:
         return None
-    update = _update(_simple(inner.body.body[0]), total)
+    update = accumulator_update(single_small_statement(inner.body.body[0]), total)
     if update is None or update[0] is not cst.Add:
         return None
     inner_plan = LoopPlan(analyzer, inner, RangeInfo(rng.stop, False, 0), xp)
@@ -106,8 +106,8 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.CSTNode, str] |
         return None
     plan = LoopPlan(analyzer, loop, rng, xp)
     plan.temps.add(total)
-    writes = _writes(body[2:])
-    if not writes or not all(_element_write(plan, w) for w in writes) or not all(isinstance(_target(w), cst.Subscript) for w in writes):
+    writes = element_writes(body[2:])
+    if not writes or not all(is_element_write(plan, w) for w in writes) or not all(isinstance(write_target(w), cst.Subscript) for w in writes):
         return None
     if not index_unused_after(analyzer, loop) or not only_used_in(analyzer, inner.target, loop, inner.target.value):
         return None
@@ -122,7 +122,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.For) -> tuple[cst.CSTNode, str] |
         scan = cst.BinaryOperation(left=init.body[0].value, operator=cst.Add(), right=scan)  # type: ignore[union-attr]
     statements = [cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(total))], value=scan)])]
     for small in writes:
-        lhs = plan.written(_target(small))  # type: ignore[arg-type]
+        lhs = plan.written(write_target(small))  # type: ignore[arg-type]
         new_value = plan.vectorized(small.value)
         new = small.with_changes(target=lhs, value=new_value) if isinstance(small, cst.AugAssign) else small.with_changes(
             targets=[cst.AssignTarget(lhs)], value=new_value

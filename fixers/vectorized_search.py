@@ -79,7 +79,7 @@ from .cst_helpers import ancestors, names_in
 from .mask_argmax import needs_numeric_mask
 from .namespaces import array_namespace_alias
 from .outcomes import Declined
-from .search_parts import _covers, _elementwise, _name_uses_ok, _Vectorize, found_index, vectorize_predicate
+from .search_parts import VectorizeReads, elementwise_reads, found_index, range_covers, uses_after_ok, vectorize_predicate
 from .search_sentinel import NONE_REASON, decline_reason, initial_value, is_none, keep_sentinel
 from .statements import attached_comment_rows, indentation, replace_statements
 
@@ -133,7 +133,7 @@ def _for_loop(analyzer: AnalyzedFile, loop: cst.For, xp: str, match: SearchLoop)
         if vectorized is None:
             return None
         mask, bases = vectorized
-        if not _covers(analyzer, rng, bases):
+        if not range_covers(analyzer, rng, bases):
             return None
         last = match.last  # forward without break, or backward with it
         if decline_reason(analyzer, loop, name) is not None:
@@ -209,10 +209,10 @@ def _running_extremum(
     if not renamed.deep_equals(left):
         return None
     reads: list[cst.Subscript] = []
-    if not _elementwise(analyzer, left, index, frozenset({name}), reads) or not reads:
+    if not elementwise_reads(analyzer, left, index, frozenset({name}), reads) or not reads:
         return None
-    key = left.visit(_Vectorize({id(r) for r in reads}, xp))
-    if not _covers(analyzer, rng, [r.value for r in reads]):
+    key = left.visit(VectorizeReads({id(r) for r in reads}, xp))
+    if not range_covers(analyzer, rng, [r.value for r in reads]):
         return None
     largest = isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual))
     last = isinstance(op, (cst.GreaterThanEqual, cst.LessThanEqual))
@@ -240,7 +240,7 @@ def _replace_loop(analyzer: AnalyzedFile, loop: cst.For, branch: cst.If, name: s
     inside = [a for a in assignments if any(p is branch for p in ancestors(analyzer, a.node))]
     if len(inside) != 1 or len(assignments) != 2:
         return None
-    if not _name_uses_ok(analyzer, assignments, loop):
+    if not uses_after_ok(analyzer, assignments, loop):
         return None
     first: cst.BaseStatement = initial.statement if initial.adjacent else loop
     assign = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=found)

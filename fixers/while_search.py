@@ -41,9 +41,8 @@ from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
 from .edits import xp_call
-from .element_loop import _simple
 from .index_facts import index_names
-from .loop_plan import LoopPlan
+from .loop_plan import LoopPlan, single_small_statement
 from .mask_argmax import mask_argmax, needs_numeric_mask
 from .namespaces import array_namespace_alias
 from .statements import block_siblings, replace_statements
@@ -74,7 +73,7 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
 def _rewrite(analyzer: AnalyzedFile, loop: cst.While):  # type: ignore[no-untyped-def]
     if loop.orelse is not None or not isinstance(loop.body, cst.IndentedBlock) or len(loop.body.body) != 1:
         return None
-    step = _simple(loop.body.body[0])
+    step = single_small_statement(loop.body.body[0])
     if not (isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name) and integer_value(step.value) == 1):
         return None
     forward = isinstance(step.operator, cst.AddAssign)
@@ -85,7 +84,7 @@ def _rewrite(analyzer: AnalyzedFile, loop: cst.While):  # type: ignore[no-untype
     position = next((k for k, s in enumerate(siblings or ()) if s is loop), 0)
     if not siblings or position == 0:
         return None
-    init = _simple(siblings[position - 1])  # type: ignore[arg-type]
+    init = single_small_statement(siblings[position - 1])  # type: ignore[arg-type]
     if not (isinstance(init, cst.Assign) and len(init.targets) == 1 and isinstance(init.targets[0].target, cst.Name)):
         return None
     if init.targets[0].target.value != index:
