@@ -1,7 +1,7 @@
 """Fixers: rewrite what a check found into GPU-friendly code (installed as ``scalarlint.fixers``).
 
-The engine hands ``fixes_and_reason`` to each file's analyzer, which calls it for every reported
-finding (the analysis itself never imports the fixers); ``fixes_for(finding, analyzer)`` returns the fixes
+The analysis reports findings; the engine (``scalarlint.file_passes``) then calls
+``fixes_and_reason`` for every reported finding (the analysis itself never imports the fixers); ``fixes_for(finding, analyzer)`` returns the fixes
 (each a list of text edits with an applicability, safe or unsafe in ruff's sense) that the
 fixers can offer for it. ``analyzer`` is the file as the fixers may see it, the narrow view
 ``scalarlint.analysis.file_view.AnalyzedFile``: the libcst module, its metadata (positions,

@@ -10,6 +10,7 @@ imports run one way.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import gc
 from pathlib import Path
@@ -119,7 +120,8 @@ def syntax_error(source: SourceFile, message: str, row: int | None, column: int 
 
 def analyze_whole(source: SourceFile, targets: dict[str, Target], config: Config) -> list[Diagnostic] | FileError:
     """The second pass on one source, the whole file in one tree: its findings with their
-    fixes (the engine's fixers are handed to the analyzer), or the error that stopped it."""
+    fixes, or the error that stopped it. The analysis reports; the engine then asks the
+    fixers, for each reported finding, for its fixes or why there are none."""
     from scalarlint.analysis.analyzer import FileAnalyzer, ParseFailure
     from scalarlint.fixers import fixes_and_reason
 
@@ -128,9 +130,13 @@ def analyze_whole(source: SourceFile, targets: dict[str, Target], config: Config
         return []
     try:
         with time_limit(config.file_time_limit):
-            analyzer = FileAnalyzer(source, config, codes, find_fixes=fixes_and_reason)
+            analyzer = FileAnalyzer(source, config, codes)
             try:
-                return analyzer.run(targets)
+                fixed: list[Diagnostic] = []
+                for finding, diagnostic in analyzer.run(targets):
+                    fixes, reason = fixes_and_reason(finding, analyzer)
+                    fixed.append(dataclasses.replace(diagnostic, fixes=tuple(fixes), no_fix_reason=reason))
+                return fixed
             finally:
                 analyzer.close()
                 del analyzer  # the tree is garbage now: a collection need not walk it

@@ -9,7 +9,7 @@ intent.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, NamedTuple
 
 import libcst as cst
 
@@ -26,7 +26,7 @@ from scalarlint.analysis.tree import kept_children, parent_map, preorder, releas
 from scalarlint.checks import ALL_CHECKS
 from scalarlint.checks.base import CheckContext, CheckModule, Finding
 from scalarlint.config import Config
-from scalarlint.diagnostics import Diagnostic, Fix, Location
+from scalarlint.diagnostics import Diagnostic, Location
 from scalarlint.suppression import is_suppressed, suppressions
 
 ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
@@ -35,9 +35,13 @@ ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
 KERNEL_DECORATORS = frozenset({"njit", "jit", "vectorize", "guvectorize", "stencil", "cfunc", "generated_jit"})
 
 
-# What the engine hands an analyzer to ask for a finding's fixes: the fixes, or why none (the
-# fixers sit above the analysis; the analysis never imports them).
-FixFinder = Callable[[Finding, "FileAnalyzer"], tuple[Sequence[Fix], str | None]]
+class Reported(NamedTuple):
+    """A finding that is reported (not suppressed, confident enough) and its diagnostic, still
+    without fixes: the engine asks the fixers for those (they sit above the analysis, which
+    never imports them), with the finding and the analyzer as the fixers' view of the file."""
+
+    finding: Finding
+    diagnostic: Diagnostic
 
 
 class ParseFailure(Exception):
@@ -127,9 +131,8 @@ class _Walker:
 
 
 class FileAnalyzer:
-    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str], find_fixes: FixFinder | None = None) -> None:
+    def __init__(self, source: SourceFile, config: Config, codes: frozenset[str]) -> None:
         self.source = source
-        self.find_fixes = find_fixes
         self.config = config
         self.module = parse_module(source.text)
         self.parents = parent_map(self.module)
@@ -169,7 +172,7 @@ class FileAnalyzer:
                             return True
         return False
 
-    def run(self, targets: dict[str, Target]) -> list[Diagnostic]:
+    def run(self, targets: dict[str, Target]) -> list[Reported]:
         keys = function_keys(self.module, self.parents)
         label_of = {node: targets[key] for node, key in keys.items() if key in targets}
         rules = {node for node, target in label_of.items() if not (target.is_helper or target.registered or target.forward)}
@@ -199,16 +202,16 @@ class FileAnalyzer:
             parent = self.parents.get(parent)
         return False
 
-    def _diagnostics(self, findings: list[tuple[Finding, Target]]) -> list[Diagnostic]:
+    def _diagnostics(self, findings: list[tuple[Finding, Target]]) -> list[Reported]:
         """Findings that are not suppressed and reach the confidence threshold, explained
-        (``checks.evidence_of``) and with their fixes: both only for what is reported."""
+        (``checks.evidence_of``) only for what is reported, in report order."""
         from scalarlint.checks import BY_CODE
         from scalarlint.checks.evidence_of import explain
 
         if not findings:
             return []
         table = suppressions(self.source.text)
-        out: list[Diagnostic] = []
+        out: list[Reported] = []
         seen: set[tuple[str, int]] = set()
         for finding, target in findings:
             if (finding.code, id(finding.node)) in seen:
@@ -222,28 +225,24 @@ class FileAnalyzer:
                 continue
             info = BY_CODE[finding.code].INFO
             rule = target.rule or None
-            fixes, reason = self.find_fixes(finding, self) if self.find_fixes is not None else ((), None)
             message = finding.message
             cell, start = self.source.locate(Location(span.start.line, span.start.column + 1))
             _, end = self.source.locate(Location(span.end.line, span.end.column + 1))
-            out.append(
-                Diagnostic(
-                    code=finding.code,
-                    name=info.name,
-                    message=message,
-                    filename=self.source.path,
-                    location=start,
-                    end_location=end,
-                    severity=finding.severity,
-                    rule=rule,
-                    fixes=tuple(fixes),
-                    cell=cell,
-                    no_fix_reason=reason,
-                    confidence=why.confidence,
-                    evidence=why.evidence,
-                )
+            diagnostic = Diagnostic(
+                code=finding.code,
+                name=info.name,
+                message=message,
+                filename=self.source.path,
+                location=start,
+                end_location=end,
+                severity=finding.severity,
+                rule=rule,
+                cell=cell,
+                confidence=why.confidence,
+                evidence=why.evidence,
             )
-        return sorted(out, key=Diagnostic.sort_key)
+            out.append(Reported(finding, diagnostic))
+        return sorted(out, key=lambda reported: Diagnostic.sort_key(reported.diagnostic))
 
 
 def is_compiled_kernel(node: cst.CSTNode) -> bool:

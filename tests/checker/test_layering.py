@@ -33,7 +33,7 @@ def test_the_analysis_and_the_checks_do_not_import_the_fixers() -> None:
     assert offenders == []
 
 
-def test_the_engine_asks_for_fixes_and_an_analyzer_without_a_fix_finder_offers_none(tmp_path: Path) -> None:
+def test_the_engine_asks_for_fixes_and_the_analyzer_alone_reports_without_any(tmp_path: Path) -> None:
     from scalarlint.analysis.analyzer import FileAnalyzer
     from scalarlint.analysis.sources import SourceFile
     from scalarlint.config import Config
@@ -56,7 +56,7 @@ def test_the_engine_asks_for_fixes_and_an_analyzer_without_a_fix_finder_offers_n
     assert isinstance(index, ModuleIndex)
     targets = Project([index], config).targets(scope_all=True)[str(path)]
     analyzer = FileAnalyzer(SourceFile(str(path), text, "utf-8", text.encode()), config, config.codes_for_file(str(path)))
-    alone = analyzer.run(targets)
+    alone = [reported.diagnostic for reported in analyzer.run(targets)]
     assert [d.code for d in alone] == [d.code for d in through_engine]
     assert not any(d.fixes for d in alone) and all(d.no_fix_reason is None for d in alone)
 
