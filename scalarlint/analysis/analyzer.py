@@ -20,6 +20,7 @@ from scalarlint.analysis.fast_walk import break_scope_cycles, child_nodes, resol
 from scalarlint.analysis.positions import StatementPositions
 from scalarlint.analysis.index import lambda_key
 from scalarlint.analysis.inference import Inference, call_name
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.project import Target
 from scalarlint.analysis.sources import SourceFile
 from scalarlint.analysis.tree import kept_children, parent_map, preorder, release
@@ -30,6 +31,7 @@ from scalarlint.diagnostics import Diagnostic, Location
 from scalarlint.suppression import is_suppressed, suppressions
 
 ALLOW_NAMES = frozenset({"allow_scalar", "allowscalar"})
+_ALLOWING = kinds(cst.With, cst.FunctionDef)  # what ``allows_scalar`` reads (``node_types``)
 # Compiled kernels (numba, jax.jit): their loops and element accesses run compiled on the
 # device or in machine code, not as Python round trips.
 KERNEL_DECORATORS = frozenset({"njit", "jit", "vectorize", "guvectorize", "stencil", "cfunc", "generated_jit"})
@@ -197,7 +199,7 @@ class FileAnalyzer:
     def _inside_allow_scalar(self, node: cst.CSTNode) -> bool:
         parent = self.parents.get(node)
         while parent is not None:
-            if isinstance(parent, (cst.With, cst.FunctionDef)) and self.allows_scalar(parent):
+            if type(parent) in _ALLOWING and self.allows_scalar(parent):
                 return True
             parent = self.parents.get(parent)
         return False

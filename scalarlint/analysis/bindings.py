@@ -16,12 +16,14 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference import Inference
 
 ELEMENT = Origin.DATA  # the origin a DEVICE_SCALAR carries when it is one element of an array
+_UNPACKED = kinds(cst.Element, cst.StarredElement, cst.Tuple, cst.List)  # ``isinstance`` stand-in (``node_types``)
 
 
 def binding_kind(inf: "Inference", name: cst.Name) -> Kind:
@@ -30,7 +32,7 @@ def binding_kind(inf: "Inference", name: cst.Name) -> Kind:
     arity = 1
     child: cst.CSTNode = name
     parent = inf.parents.get(child)
-    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+    while type(parent) in _UNPACKED:  # exact types (``node_types``): every name bound goes through here
         if isinstance(parent, (cst.Tuple, cst.List)):
             path.insert(0, [e for e in parent.elements].index(child))  # type: ignore[arg-type]
             arity = max(arity, len(parent.elements))

@@ -13,7 +13,10 @@ from collections import defaultdict
 
 import libcst as cst
 
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.tree import is_inside, walk
+
+_FUNCTIONS = kinds(cst.FunctionDef, cst.Lambda)  # ``isinstance`` stand-in (``node_types``)
 
 
 def _ndim_of(node: cst.BaseExpression) -> str | None:
@@ -123,7 +126,7 @@ class RankEvidence:
         """The most axes ``name`` is indexed on anywhere in the function around ``use`` (0 if
         never): ``x[0, i, :50]`` needs rank 3. Accesses with ``...`` or ``None`` are skipped."""
         function = self.parents.get(use)
-        while function is not None and not isinstance(function, (cst.FunctionDef, cst.Lambda)):
+        while function is not None and type(function) not in _FUNCTIONS:
             function = self.parents.get(function)
         if function is None:
             return 0
@@ -154,7 +157,7 @@ class RankEvidence:
         region = self.parents.get(use)
         functions: list[cst.CSTNode] = []
         while region is not None:
-            if isinstance(region, (cst.FunctionDef, cst.Lambda)):
+            if type(region) in _FUNCTIONS:
                 functions.append(region)
             region = self.parents.get(region)
         for function in functions:  # innermost first: closures see their rule's evidence

@@ -46,6 +46,8 @@ import libcst as cst
 from libcst.metadata import CodeRange, ExpressionContext, ExpressionContextProvider, MetadataWrapper, PositionProvider, ScopeProvider
 from libcst.metadata.scope_provider import Scope, ScopeVisitor
 
+from scalarlint.analysis.node_types import kinds
+
 try:  # libcst internals this module relies on; without them it falls back to libcst's own API
     from libcst.metadata.scope_provider import _ASSIGNMENT_LIKE_NODES
 except ImportError:  # pragma: no cover - another libcst
@@ -122,37 +124,37 @@ def child_nodes(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return out
 
 
+def child_fields(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``_fields_of(node)``, recorded once per node class: the fields ``child_nodes`` reads, in
+    libcst's order, and the maybe-fields it checks after them."""
+    found = _FIELDS.get(type(node))
+    if found is None:
+        with _FIELDS_LOCK:
+            found = _FIELDS.setdefault(type(node), _fields_of(node))
+    return found
+
+
 _READERS: dict[type, tuple[Callable[[cst.CSTNode], tuple[Any, ...]], tuple[str, ...]]] = {}
 
 
 def _reader_for(node: cst.CSTNode) -> tuple[Callable[[cst.CSTNode], tuple[Any, ...]], tuple[str, ...]]:
     """One ``attrgetter`` over the class's announced fields (their values in one C call) and
     its maybe-fields, made once per node class."""
-    with _FIELDS_LOCK:
-        announced, maybe = _FIELDS.setdefault(type(node), _fields_of(node))
-        if len(announced) == 1:
-            one = operator.attrgetter(announced[0])
-            read: Callable[[cst.CSTNode], tuple[Any, ...]] = lambda n: (one(n),)  # noqa: E731
-        elif announced:
-            read = operator.attrgetter(*announced)
-        else:
-            read = lambda n: ()  # noqa: E731
-        return _READERS.setdefault(type(node), (read, maybe))
+    announced, maybe = child_fields(node)
+    return _READERS.setdefault(type(node), (fields_getter(announced), maybe))
+
+
+def fields_getter(names: Sequence[str]) -> Callable[[cst.CSTNode], tuple[Any, ...]]:
+    """The values of fields ``names`` of a node, as a tuple, in one C call."""
+    if len(names) == 1:
+        one = operator.attrgetter(names[0])
+        return lambda n: (one(n),)
+    if names:
+        return operator.attrgetter(*names)
+    return lambda n: ()
 
 
 _SENTINEL = cst.MaybeSentinel.DEFAULT
-
-
-def _subclasses(classes: tuple[type, ...]) -> frozenset[type]:
-    """``classes`` and every class derived from them: exact-type tests stand for ``isinstance``."""
-    found: set[type] = set()
-    todo = list(classes)
-    while todo:
-        cls = todo.pop()
-        if cls not in found:
-            found.add(cls)
-            todo.extend(cls.__subclasses__())
-    return frozenset(found)
 
 
 _LOAD, _STORE, _DEL = ExpressionContext.LOAD, ExpressionContext.STORE, ExpressionContext.DEL
@@ -215,7 +217,7 @@ def _walk_contexts(node: cst.CSTNode, context: ExpressionContext, found: dict[cs
             _walk_contexts(value, given, found, kept)
 
 
-_ASSIGNMENT_LIKE = _subclasses(_ASSIGNMENT_LIKE_NODES)
+_ASSIGNMENT_LIKE = kinds(*_ASSIGNMENT_LIKE_NODES)
 _Callbacks = tuple[Any, Any, bool]  # visit_<Class>, leave_<Class> (or None), assignment-like
 _SCOPE_CALLBACKS: dict[type, _Callbacks] = {}
 

@@ -17,10 +17,12 @@ from typing import Sequence
 import libcst as cst
 from libcst.metadata import Assignment, BaseAssignment
 
-from scalarlint.analysis.tree import is_inside, preorder
+from scalarlint.analysis.node_types import kinds
+from scalarlint.analysis.tree import is_inside, order_index
 
 BLOCKS = (cst.IndentedBlock, cst.Module)
 LOOPS = (cst.For, cst.While)
+_BLOCKS, _LOOPS, _FUNCTIONS = kinds(*BLOCKS), kinds(*LOOPS), kinds(cst.FunctionDef, cst.Lambda)  # ``isinstance`` stand-ins (``node_types``)
 
 
 class Reaching:
@@ -34,13 +36,13 @@ class Reaching:
             root = node
             while root in self.parents:
                 root = self.parents[root]
-            self._order = {id(current): counter for counter, current in enumerate(preorder(root))}
+            self._order = order_index(root)
         return self._order.get(id(node), -1)
 
     def _statement(self, node: cst.CSTNode) -> tuple[cst.CSTNode, cst.CSTNode] | None:
         """The statement holding ``node`` and the block that holds that statement."""
         child, parent = node, self.parents.get(node)
-        while parent is not None and not isinstance(parent, BLOCKS):
+        while parent is not None and type(parent) not in _BLOCKS:
             child, parent = parent, self.parents.get(parent)
         return (child, parent) if parent is not None else None
 
@@ -88,8 +90,8 @@ class Reaching:
         """The outermost loop around ``node`` that does not also hold ``stop``."""
         found = None
         parent = self.parents.get(node)
-        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
-            if isinstance(parent, LOOPS) and not self._is_inside(stop, parent):
+        while parent is not None and type(parent) not in _FUNCTIONS:
+            if type(parent) in _LOOPS and not self._is_inside(stop, parent):
                 found = parent
             parent = self.parents.get(parent)
         return found

@@ -6,6 +6,8 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import Scope
 
+from scalarlint.analysis.node_types import kinds
+
 
 
 def root_name(name: cst.BaseExpression) -> str:
@@ -27,6 +29,12 @@ def imported_roots(module: cst.Module) -> frozenset[str]:
     return frozenset(roots)
 
 
+_LINES, _IMPORTS = kinds(cst.SimpleStatementLine), kinds(cst.Import, cst.ImportFrom)
+_HOLDING_STATEMENTS = kinds(
+    cst.BaseCompoundStatement, cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase
+)
+
+
 def _import_statements(module: cst.Module) -> list[cst.Import | cst.ImportFrom]:
     """The import statements at any depth, found by walking statements only: an import is a
     statement, so the expressions (most of a module's nodes) need no visit."""
@@ -34,9 +42,10 @@ def _import_statements(module: cst.Module) -> list[cst.Import | cst.ImportFrom]:
     stack: list[cst.CSTNode] = list(module.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.SimpleStatementLine):
-            found.extend(s for s in node.body if isinstance(s, (cst.Import, cst.ImportFrom)))
-        elif isinstance(node, cst.BaseCompoundStatement) or isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)):
+        kind = type(node)  # exact types (``node_types``)
+        if kind in _LINES:
+            found.extend(s for s in node.body if type(s) in _IMPORTS)  # type: ignore[attr-defined]
+        elif kind in _HOLDING_STATEMENTS:
             stack.extend(_statement_children(node))
     return found
 

@@ -15,6 +15,7 @@ from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.module_index import FORWARD_REASON, REGISTERED_REASON, ClassEntry, FunctionEntry, ModuleIndex, lambda_key, lambda_ordinals
 from scalarlint.config import Config
 
@@ -36,6 +37,7 @@ def handed_functions(value: ast.expr) -> list[str]:
 
 # Nodes with nothing below them that the index reads: the walk does not descend into them.
 _LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+_DESCEND = kinds(ast.AST) - kinds(*_LEAVES)  # ``isinstance(x, ast.AST) and not isinstance(x, _LEAVES)``
 
 
 class _Indexer(ast.NodeVisitor):
@@ -66,14 +68,25 @@ class _Indexer(ast.NodeVisitor):
             self.generic_visit(node)
 
     def generic_visit(self, node: ast.AST) -> None:
+        """The children but ``_LEAVES``, in field order, dispatched inline (``visit``'s table):
+        about a third of the walk's calls went to ``visit`` alone."""
+        descend, handlers = _DESCEND, _HANDLERS
         for name in node._fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, ast.AST) and not isinstance(item, _LEAVES):
-                        self.visit(item)
-            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
-                self.visit(value)
+                    if type(item) in descend:
+                        handler = handlers.get(type(item))
+                        if handler is not None:
+                            handler(self, item)
+                        else:
+                            self.generic_visit(item)
+            elif type(value) in descend:
+                handler = handlers.get(type(value))
+                if handler is not None:
+                    handler(self, value)
+                else:
+                    self.generic_visit(value)
 
     # -- imports -----------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:

@@ -32,6 +32,7 @@ from scalarlint.analysis.flow import Reaching
 from scalarlint.analysis.kinds import Kind, Origin, Tag
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.parameters import param_kind
 from scalarlint.analysis.scalar_use import ScalarUses
 from scalarlint.analysis.syntax import call_name, is_range_name, keyword, positional
@@ -172,8 +173,8 @@ class Inference:
             return None
         prefixes: list[cst.BaseExpression] = []
         head = call.func
-        while isinstance(head, cst.Attribute):
-            head = head.value
+        while type(head) in _ATTRIBUTES:
+            head = head.value  # type: ignore[attr-defined]
             prefixes.append(head)
         for depth, prefix in enumerate(reversed(prefixes), start=1):  # np.linalg.norm, cuda.cupy.empty
             if self.is_array_module(prefix):
@@ -230,23 +231,24 @@ class Inference:
 
     # -- dispatch ------------------------------------------------------------------------
     def _infer(self, node: cst.BaseExpression) -> Kind:
-        if isinstance(node, cst.Integer):
+        kind = type(node)  # exact types (``node_types``): this runs on every expression asked about
+        if kind in _INTEGERS:
             return K.host_int(Origin.LITERAL)
-        if isinstance(node, (cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        if kind in _HOST_LITERALS:
             return K.HOST_SCALAR
-        handler = _HANDLERS.get(type(node))
+        handler = _HANDLERS.get(kind)
         if handler is not None:
             return handler(self, node)
-        if isinstance(node, cst.BooleanOperation):
-            return K.combine([self.kind(node.left), self.kind(node.right)])
-        if isinstance(node, cst.IfExp):
-            return K.combine([self.kind(node.body), self.kind(node.orelse)])
-        if isinstance(node, (cst.Dict, cst.Set, cst.DictComp, cst.SetComp, cst.ListComp, cst.GeneratorExp)):
+        if kind in _BOOLEAN_OPERATIONS:
+            return K.combine([self.kind(node.left), self.kind(node.right)])  # type: ignore[attr-defined]
+        if kind in _IF_EXPRESSIONS:
+            return K.combine([self.kind(node.body), self.kind(node.orelse)])  # type: ignore[attr-defined]
+        if kind in _CONTAINERS:
             return K.CONTAINER
-        if isinstance(node, cst.Lambda):
+        if kind in _LAMBDAS:
             return K.FUNCTION
-        if isinstance(node, cst.NamedExpr):
-            return self.kind(node.value)
+        if kind in _NAMED_EXPRESSIONS:
+            return self.kind(node.value)  # type: ignore[attr-defined]
         return K.UNKNOWN
 
     # -- names ---------------------------------------------------------------------------
@@ -294,18 +296,19 @@ class Inference:
         return any(qn.name in self.array_module_names or qn.name.rsplit(".", 1)[-1] in NAMESPACE_ALIASES for qn in names)
 
     def _assignment_kind(self, ref: BaseAssignment, use: cst.Name, scope: Scope | None) -> Kind:
-        if not isinstance(ref, Assignment):
+        if type(ref) not in _ASSIGNMENTS:
             return K.UNKNOWN  # builtins
-        target = ref.node
-        if isinstance(target, cst.Param):
+        target = ref.node  # type: ignore[attr-defined]
+        kind = type(target)
+        if kind in _PARAMS:
             return param_kind(self, target)
-        if isinstance(target, (cst.Import, cst.ImportFrom)):
+        if kind in _IMPORTS:
             if scope is not None and self._names_array_module(use, scope):
                 return K.MODULE
             return K.OBJECT
-        if isinstance(target, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if kind in _DEFINITIONS:
             return K.FUNCTION
-        if isinstance(target, cst.Name):
+        if kind in _NAMES:
             return self._binding(target)
         return K.UNKNOWN
 
@@ -336,6 +339,14 @@ class Inference:
             return None
         targets = [getattr(a, "node", None) for a in scope[name.value]]
         return targets[0] if len(targets) == 1 and isinstance(targets[0], cst.Param) else None
+
+# ``isinstance`` stand-ins (``node_types``)
+_INTEGERS, _LAMBDAS, _NAMES, _PARAMS, _ATTRIBUTES = (kinds(c) for c in (cst.Integer, cst.Lambda, cst.Name, cst.Param, cst.Attribute))
+_HOST_LITERALS = kinds(cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+_BOOLEAN_OPERATIONS, _IF_EXPRESSIONS, _NAMED_EXPRESSIONS = kinds(cst.BooleanOperation), kinds(cst.IfExp), kinds(cst.NamedExpr)
+_CONTAINERS = kinds(cst.Dict, cst.Set, cst.DictComp, cst.SetComp, cst.ListComp, cst.GeneratorExp)
+_ASSIGNMENTS, _IMPORTS = kinds(Assignment), kinds(cst.Import, cst.ImportFrom)
+_DEFINITIONS = kinds(cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 _HANDLERS = {
     cst.Name: Inference._name,

@@ -18,7 +18,11 @@ from scalarlint.analysis import kinds as K
 from scalarlint.analysis.kinds import Kind, Tag
 from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
 from scalarlint.analysis.syntax import call_name, is_self_attribute
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.tree import preorder, walk
+
+_FUNCTIONS, _CLASSES = kinds(cst.FunctionDef, cst.Lambda), kinds(cst.ClassDef)  # ``isinstance`` stand-ins
+_CALLS, _ARGUMENT_READERS = kinds(cst.Call), kinds(cst.Param, cst.Attribute)
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference import Inference
@@ -62,7 +66,7 @@ class ModuleFacts:
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | cst.Lambda | None:
         parent = self.parents.get(node)
-        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+        while parent is not None and type(parent) not in _FUNCTIONS:
             parent = self.parents.get(parent)
         return parent  # type: ignore[return-value]
 
@@ -72,8 +76,8 @@ class ModuleFacts:
         cached = self._namespace_users.get(function)
         if cached is None:
             cached = any(
-                (isinstance(n, cst.Call) and (call_name(n.func) or [""])[-1] in NAMESPACE_FACTORIES)
-                or (isinstance(n, (cst.Param, cst.Attribute)) and _names_xp(n))
+                (type(n) in _CALLS and (call_name(n.func) or [""])[-1] in NAMESPACE_FACTORIES)  # type: ignore[attr-defined]
+                or (type(n) in _ARGUMENT_READERS and _names_xp(n))  # type: ignore[arg-type]
                 for n in walk(function)
             )
             outer = self.enclosing_function(function)
@@ -84,7 +88,7 @@ class ModuleFacts:
 
     def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         parent = self.parents.get(node)
-        while parent is not None and not isinstance(parent, cst.ClassDef):
+        while parent is not None and type(parent) not in _CLASSES:
             parent = self.parents.get(parent)
         return parent
 

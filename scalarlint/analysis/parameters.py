@@ -21,7 +21,10 @@ from scalarlint.analysis.frameworks import base as roles
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.scalar_use import NUMERIC_OPERATORS
 from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.tree import walk
+
+_CALLS, _NAMES, _ATTRIBUTES = kinds(cst.Call), kinds(cst.Name), kinds(cst.Attribute)  # ``isinstance`` stand-ins (``node_types``)
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference import Inference
@@ -141,9 +144,9 @@ def _given_to_host_numpy(inf: "Inference", func: cst.CSTNode | None, name: str) 
     written for torch or TensorFlow): ``dijkstra(matrix)`` run on ``.cpu().numpy()`` copies."""
 
     def handed(node: cst.CSTNode) -> str | None:
-        first = node.args[0].value if isinstance(node, cst.Call) and node.args else None
+        first = node.args[0].value if type(node) in _CALLS and node.args else None  # type: ignore[attr-defined]
         # the parameter itself, never rebound (not ``x = x.asnumpy(); np.sum(x)``)
-        if isinstance(first, cst.Name) and inf.namespaces.host_numpy_call(node) and inf.parameter_of(first) is not None:  # type: ignore[arg-type]
+        if type(first) in _NAMES and inf.namespaces.host_numpy_call(node) and inf.parameter_of(first) is not None:  # type: ignore[arg-type]
             return first.value
         return None
 
@@ -194,9 +197,10 @@ def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> boo
     the function treats as an array (polynomial coefficients, not a norm's order)."""
 
     def used(node: cst.CSTNode) -> str | None:
-        if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_USES and isinstance(node.value, cst.Name):
-            return node.value.value
-        if isinstance(node, cst.Call) and node.args and isinstance(node.args[0].value, cst.Name) and inf.module_call(node):
+        kind = type(node)  # exact types (``node_types``): this runs on every node of the function
+        if kind in _ATTRIBUTES and node.attr.value in ARRAY_USES and type(node.value) in _NAMES:  # type: ignore[attr-defined]
+            return node.value.value  # type: ignore[attr-defined]
+        if kind in _CALLS and node.args and type(node.args[0].value) in _NAMES and inf.module_call(node):  # type: ignore[attr-defined, arg-type]
             return node.args[0].value.value  # np.cumsum(p): the operand of an array function
         return None
 

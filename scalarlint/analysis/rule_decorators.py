@@ -33,9 +33,13 @@ def rule_decorator(node: ast.expr) -> str | None:
     if not name:
         return None
     parts = name.split(".")
+    if parts[-1] not in _LAST_PARTS:  # (most calls: the first pass asks about every f(g, ...))
+        return None
     for wanted in RULE_DECORATORS:
         size = wanted.count(".") + 1
         if ".".join(parts[-size:]) == wanted:
             return wanted
     return None
 
+
+_LAST_PARTS = frozenset(wanted.rsplit(".", 1)[-1] for wanted in RULE_DECORATORS)  # a match ends with one

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from scalarlint.analysis.node_types import kinds
+
+_ATTRIBUTES, _NAMES, _CALLS = kinds(cst.Attribute), kinds(cst.Name), kinds(cst.Call)
 
 BUILTIN_PREFIXES = (["six", "moves"], ["moves"], ["builtins"])
 BUILTINS = frozenset({"range", "xrange", "zip", "map", "filter", "enumerate", "reversed", "sum", "max", "min"})
@@ -13,11 +16,11 @@ def call_name(func: cst.BaseExpression) -> list[str] | None:
     """``xp.linalg.norm`` -> ["xp", "linalg", "norm"]; None for anything but a dotted name.
     ``six.moves.zip`` and ``builtins.zip`` are the builtin: ["zip"] (old AD code bases use six)."""
     parts: list[str] = []
-    while isinstance(func, cst.Attribute):
-        parts.append(func.attr.value)
-        func = func.value
-    if isinstance(func, cst.Name):
-        parts.append(func.value)
+    while type(func) in _ATTRIBUTES:  # exact types (``node_types``): this runs on every call
+        parts.append(func.attr.value)  # type: ignore[attr-defined]
+        func = func.value  # type: ignore[attr-defined]
+    if type(func) in _NAMES:
+        parts.append(func.value)  # type: ignore[attr-defined]
         parts.reverse()
         if parts[:-1] in BUILTIN_PREFIXES and parts[-1] in BUILTINS:
             return [parts[-1]]
@@ -51,8 +54,8 @@ def is_none(node: cst.BaseExpression) -> bool:
 
 def is_self_attribute(node: cst.BaseExpression, holder: str = "self") -> str | None:
     """``self.argmax`` -> "argmax" (``holder="ctx"``: ``ctx.argmax``, a Function's state)."""
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == holder:
-        return node.attr.value
+    if type(node) in _ATTRIBUTES and type(node.value) in _NAMES and node.value.value == holder:  # type: ignore[attr-defined]
+        return node.attr.value  # type: ignore[attr-defined]
     return None
 
 
@@ -61,7 +64,7 @@ CONVERTERS = frozenset({"float", "int", "bool", "complex"})  # Python scalars fr
 
 def is_converter_call(node: cst.CSTNode | None) -> bool:
     """``int(...)``, ``float(...)``, ``bool(...)``, ``complex(...)``."""
-    name = call_name(node.func) if isinstance(node, cst.Call) else None
+    name = call_name(node.func) if type(node) in _CALLS else None  # type: ignore[union-attr]
     return name is not None and len(name) == 1 and name[0] in CONVERTERS
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from scalarlint.analysis.fast_walk import child_nodes
+from scalarlint.analysis.kept_fields import TRIVIA, kept_nodes  # noqa: F401 (TRIVIA: re-exported)
 
 _cache = threading.local()
 
@@ -31,8 +32,7 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
 
 def _without_trivia(node: cst.CSTNode) -> list[cst.CSTNode]:
     """What ``parent_map`` keeps for ``node``: its children but the ``TRIVIA``."""
-    trivia = TRIVIA
-    return [child for child in child_nodes(node) if type(child) not in trivia]
+    return kept_nodes(node)
 
 
 def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
@@ -43,8 +43,34 @@ def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """``node`` and every node below it but the ``TRIVIA``, in source order (parents before
-    children); ``walk_all`` includes the trivia. The kept lists, where ``node`` has them, only
-    spare reading the fields."""
+    children); ``walk_all`` includes the trivia. For a node of the tree ``parent_map`` indexed
+    last that is a slice of the kept source order (a subtree is a run of it); elsewhere the kept
+    lists, where a node has them, only spare reading the fields."""
+    span = _kept_span(node)
+    return iter(span) if span is not None else _walk(node)
+
+
+def _kept_span(node: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """``list(walk(node))`` cut from the kept source order: from ``node`` to its last
+    descendant (the last kept child's last kept child, and so on); None when ``node`` is not
+    in the tree ``parent_map`` indexed last."""
+    order = getattr(_cache, "preorder", None)
+    if not order:
+        return None
+    where = order_index(order[0])
+    start = where.get(id(node))
+    if start is None or order[start] is not node:
+        return None
+    kept = _cache.children
+    last, below = node, kept[id(node)]
+    while below:
+        last = below[-1]
+        below = kept[id(last)]
+    return order[start : where[id(last)] + 1]
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``walk`` read off the kept lists (where a node has them) or the fields."""
     kept = kept_children()
     stack = [node]
     while stack:
@@ -52,16 +78,6 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         yield current
         below = kept.get(id(current))
         stack.extend(reversed(below if below is not None else _without_trivia(current)))
-
-
-# Whitespace, comments and punctuation: nothing the analysis reads is below them, and they are
-# about half of a tree's nodes (114,000 of numpy's test_multiarray.py's 267,000 are
-# ``SimpleWhitespace``), so the kept children leave them out and every later walk skips them.
-TRIVIA: frozenset[type] = frozenset({
-    cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment,
-    cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen, cst.RightParen,
-    cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace,
-})
 
 
 def walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -84,16 +100,16 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     order: list[cst.CSTNode] = []
     stack = [root]
     pop, push, record, link, together = stack.pop, stack.extend, order.append, parents.update, dict.fromkeys  # (hot loop)
-    trivia = TRIVIA
+    read = kept_nodes  # (only the fields that can hold more than trivia: ``kept_fields``)
     while stack:
         node = pop()
         record(node)
-        below = [child for child in child_nodes(node) if type(child) not in trivia]
+        below = read(node)
         kept[id(node)] = below
         if below:
             link(together(below, node))
             push(reversed(below))
-    _cache.root, _cache.children, _cache.preorder = root, kept, order
+    _cache.root, _cache.children, _cache.preorder, _cache.where = root, kept, order, None
     return parents
 
 
@@ -106,9 +122,20 @@ def preorder(root: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return list(walk(root))
 
 
+def order_index(root: cst.CSTNode) -> dict[int, int]:
+    """Node id -> its position in ``preorder(root)``; made once per tree for the tree
+    ``parent_map`` indexed last (shared by ``walk`` and the flow analysis)."""
+    if getattr(_cache, "root", None) is not root:
+        return {id(node): k for k, node in enumerate(preorder(root))}
+    where = getattr(_cache, "where", None)
+    if where is None:
+        where = _cache.where = {id(node): k for k, node in enumerate(_cache.preorder)}
+    return where  # type: ignore[no-any-return]
+
+
 def release() -> None:
     """Drop the kept children of the last indexed tree (so the tree can be freed)."""
-    _cache.root, _cache.children, _cache.preorder = None, None, None
+    _cache.root, _cache.children, _cache.preorder, _cache.where = None, None, None, None
 
 
 def is_inside(node: cst.CSTNode, region: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
