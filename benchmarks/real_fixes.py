@@ -29,12 +29,12 @@ Environments of the committed table (PyPI; Python 3.11)::
     python3 -m venv /tmp/rt_mgenv && /tmp/rt_mgenv/bin/pip install numpy pytest hypothesis scipy
     python3 -m venv /tmp/rt_agenv && /tmp/rt_agenv/bin/pip install numpy scipy pytest
     python3 -m venv /tmp/rt_thenv && /tmp/rt_thenv/bin/pip install thinc==9.1.1 pytest hypothesis mock
-    python3 -m venv /tmp/rt_tenv && /tmp/rt_tenv/bin/pip install torch==2.13.0 numpy scipy pytest
+    python3 -m venv /tmp/rt_tenv && /tmp/rt_tenv/bin/pip install torch==2.13.0 numpy scipy pytest scikit-learn
 
 chainer 7.8.1 predates NumPy 2 (it uses ``numpy.bool``), so it runs on NumPy 1.26; MyGrad's
 tests are its repository's newest (the mirror has no 2.5.0 tag; its last commit fixes NumPy
 2.4 compatibility), on NumPy 2; thinc's Cython modules come from the same release's wheel;
-xitorch and torchkbnufft run on PyTorch's CPU build. Usage::
+xitorch, torchkbnufft and didyprog run on PyTorch's CPU build (didyprog's tests also need scikit-learn). Usage::
 
     python benchmarks/real_fixes.py --python-for chainer=/tmp/rt_chenv/bin/python ... \\
         --project chainer=/work/checkouts/chainer-7.8.1 \\
@@ -112,6 +112,11 @@ PROJECTS: dict[str, Project] = {
     "autograd": Project("autograd", "autograd", "tests", note="the release's tests"),
     "thinc": Project(
         "thinc", "thinc", "thinc/tests", compiled=True, pytest_args=("--hypothesis-seed=0",),
+        extra_map={  # the test files that use them (CupyOps' and TensorFlow's skip on this machine)
+            "thinc/backends/cupy_ops.py": ("thinc/tests/backends/test_ops.py",),
+            "thinc/layers/remap_ids.py": ("thinc/tests/layers/test_layers_api.py", "thinc/tests/layers/test_mappers.py"),
+            "thinc/shims/tensorflow.py": ("thinc/tests/layers/test_tensorflow_wrapper.py",),
+        },
         note="the release's tests; Cython modules from the 9.1.1 wheel; hypothesis seed 0",
     ),
     "xitorch": Project(
@@ -122,6 +127,13 @@ PROJECTS: dict[str, Project] = {
             "xitorch/linalg/symeig.py": ("xitorch/_tests/test_linop_fcns.py",),
         },
         note="the release's tests",
+    ),
+    "didyprog": Project(
+        "didyprog", "didyprog", "didyprog",
+        extra_map={  # the test files that import didyprog.utils
+            "didyprog/utils.py": tuple(f"didyprog/{sub}/tests/test_viterbi.py" for sub in ("_allennlp/modules", "ner", "reference")),
+        },
+        note="the repository snapshot's tests",
     ),
     "torchkbnufft": Project(
         "torchkbnufft", "torchkbnufft", "tests",
@@ -297,6 +309,12 @@ def environment(python: str) -> str:
     return probe.stdout.strip() or "unknown"
 
 
+def environment_setups() -> list[str]:
+    """The commands that made the test environments, as the docstring gives them."""
+    block = (__doc__ or "").split("Environments of the committed table (PyPI; Python 3.11)::\n\n", 1)[-1].split("\n\n", 1)[0]
+    return [line.strip() for line in block.splitlines()]
+
+
 def fmt(outcome: Outcome) -> str:
     """passed / failed / errors (and skipped, deselected where any) of one run."""
     c = outcome.counts
@@ -354,8 +372,12 @@ def table(results: list[dict[str, object]], args: argparse.Namespace) -> str:
                     f"| {r['name']} | {code} | {sum(counts.values())} | {counts['safe']} | {counts['unsafe']} | "
                     f"{counts['display-only']} | {counts['none']} |"
                 )
+    lines += ["", "Environments (each `--python-for` interpreter; from the script's docstring):", "", "```", *environment_setups(), "```"]
     for r in results:
         for mode, m in r["modes"].items():  # type: ignore[union-attr]
+            both = sorted(m["before"].failing & m["after"].failing)
+            if both:
+                lines += ["", f"Tests of {r['name']} ({mode}) that fail before and after fixing alike:", *[f"- `{t}`" for t in both]]
             if m["newly_failing"]:
                 lines += ["", f"Tests of {r['name']} ({mode}) that fail only after fixing:", *[f"- `{t}`" for t in m["newly_failing"]]]
             if m["helper_changed"]:

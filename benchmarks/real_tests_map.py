@@ -8,7 +8,9 @@ package (chainer: ``chainer/functions/pooling/roi_pooling_2d.py`` is tested by
 are those conventions, tried in order, the first that names an existing file wins:
 
 1. the changed file is itself a test file: it;
-2. ``test_<module>.py`` in the mirrored test folder (a leading ``_`` of the module dropped);
+2. ``test_<module>.py`` in the mirrored test folder (a leading ``_`` of the module dropped),
+   or ``test_<module>.py`` or ``<module>_test.py`` (pytest collects both) in a ``tests/``
+   folder beside the module (didyprog);
 3. ``test_<module>.py`` anywhere under the test root;
 4. ``test_<prefix>.py`` anywhere, where ``<prefix>`` is the module's name cut at an ``_``
    (MyGrad's ``margin_ranking_loss.py`` is tested by ``test_margin_ranking.py``);
@@ -52,7 +54,8 @@ def test_files_for(tree: Path, changed: str, project: Conventions) -> tuple[str,
     inside = path.relative_to(project.package)
     stem = path.stem.lstrip("_") if path.stem != "__init__" else path.parent.name.lstrip("_")
     mirrored = root.joinpath(*[part + project.dir_suffix for part in inside.parent.parts])
-    found = _existing(tree, [mirrored / f"test_{stem}.py"])
+    beside = tree / path.parent / "tests"
+    found = _existing(tree, [mirrored / f"test_{stem}.py", beside / f"test_{stem}.py", beside / f"{stem}_test.py"])
     if not found:
         found = _existing(tree, list(root.rglob(f"test_{stem}.py")))
     if not found and "_" in stem:
