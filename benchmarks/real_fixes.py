@@ -36,7 +36,8 @@ tests are its repository's newest (the mirror has no 2.5.0 tag; its last commit 
 2.4 compatibility), on NumPy 2; thinc's Cython modules come from the same release's wheel;
 xitorch, torchkbnufft and didyprog run on PyTorch's CPU build (didyprog's tests also need scikit-learn).
 xitorch is defined too, but its tests of the changed files (gradgradcheck on every solver) took
-over 13 minutes per run on 2 shared cores, so the committed table leaves it out. Usage::
+9 to over 13 minutes per run on 2 shared cores (four runs: about an hour), so the committed
+table leaves it out. Usage::
 
     python benchmarks/real_fixes.py --python-for chainer=/tmp/rt_chenv/bin/python ... \\
         --project chainer=/work/checkouts/chainer-7.8.1 \\
