@@ -4,7 +4,7 @@ the cut paths find exactly what the whole file finds.
 scalarlint analyses a file in pieces or pruned copies in two places: a large text is parsed by
 libcst a few top-level statements at a time (``analysis.piecewise_parse``), and a long file's
 second pass runs one group of linked definitions at a time, each in a copy of the file with
-the rest blanked out (``grouped`` over ``analysis.pruning``; the editor's incremental re-check
+the rest blanked out (``group_analysis`` over ``analysis.pruning``; the editor's incremental re-check
 cuts the same way). A mistake in the cutting shows up as a syntax error in a file CPython
 accepts, or as findings that differ. For every ``.py`` file that ``ast.parse`` accepts, this
 compares, under ``--scope all`` (every function is a target):
@@ -49,7 +49,7 @@ from scalarlint.analysis.sources import decode_source
 from scalarlint.config import Config
 from scalarlint.diagnostics import Diagnostic, FileError
 from scalarlint.engine import _analyze_source, index_source
-from scalarlint.grouped import analyze_in_groups
+from scalarlint.group_analysis import analyze_in_groups
 
 CONFIG = Config(scope="all", file_time_limit=None)
 SAME, SKIPPED = "same", "skipped"

@@ -56,13 +56,13 @@ class RunResult:
 
 def _analyze_source(source: SourceFile, targets: dict[str, Target], config: Config, split: bool = False) -> list[Diagnostic] | FileError:
     """The second pass on one source. ``split``: a file over ``SPLIT_LINES`` lines is analysed
-    one group of linked definitions at a time (``grouped.analyze_in_groups``), so a run's
+    one group of linked definitions at a time (``group_analysis.analyze_in_groups``), so a run's
     memory follows its largest group, not its largest file."""
     codes = config.codes_for_file(source.path)
     if not codes or not targets:
         return []
     if split and source.notebook is None and source.text.count("\n") > SPLIT_LINES:
-        from scalarlint.grouped import analyze_in_groups
+        from scalarlint.group_analysis import analyze_in_groups
 
         return analyze_in_groups(source, targets, config)
     return analyze_whole(source, targets, config)

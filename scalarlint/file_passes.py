@@ -3,7 +3,7 @@
 ``index_source`` is the first pass (``ast``: the module's index), ``analyze_whole`` the second
 (libcst: the checks, with the fixers' entry point handed to the analyzer). The run
 (``scalarlint.engine``) decides which files to analyse and whether a large one goes through
-``scalarlint.grouped`` first; both call down to this module, which calls neither, so the
+``scalarlint.group_analysis`` first; both call down to this module, which calls neither, so the
 imports run one way.
 """
 

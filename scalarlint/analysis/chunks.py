@@ -9,7 +9,7 @@ function or class, or calls a name the other defines at any depth; the module-le
 counts as one more chunk (``None``). A group of chunks closed under links can be analysed
 alone in a pruned copy of the file (``analysis.pruning``) and finds what the whole file finds
 there: the editor re-checks edits that way (``scalarlint.incremental``) and whole-tree runs
-analyse large files that way (``scalarlint.grouped``).
+analyse large files that way (``scalarlint.group_analysis``).
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def _loop_index(node: cst.For, ctx: CheckContext) -> tuple[str, bool] | None:
     return node.target.value, reverse
 
 
-def _all(node: cst.CSTNode, kind: type) -> list:  # type: ignore[type-arg]
+def nodes_of_type(node: cst.CSTNode, kind: type) -> list:  # type: ignore[type-arg]
     """Every node of ``kind`` in ``node`` (itself included): what ``libcst.matchers.findall``
     gives, without importing the matchers (a sixth of the checker's start-up)."""
     return [n for n in walk(node) if isinstance(n, kind)]
@@ -147,13 +147,13 @@ def _enumerate_scan(node: cst.For, ctx: CheckContext) -> str | None:
 def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> list[cst.CSTNode]:
     """Element reads of device arrays in ``expr`` whose index uses ``index_name``."""
     found: list[cst.CSTNode] = []
-    for sub in _all(expr, cst.Subscript):
+    for sub in nodes_of_type(expr, cst.Subscript):
         assert isinstance(sub, cst.Subscript)
-        names = {n.value for n in _all(sub.slice[0], cst.Name)} if sub.slice else set()
+        names = {n.value for n in nodes_of_type(sub.slice[0], cst.Name)} if sub.slice else set()
         if index_name in names and ctx.inference.selects_element(sub):
             found.append(sub)
     if not found:  # enumerate scans test the element itself: ``if v == m``
-        found = [n for n in _all(expr, cst.Name) if ctx.inference.is_element_value(n)]
+        found = [n for n in nodes_of_type(expr, cst.Name) if ctx.inference.is_element_value(n)]
     return found
 
 
@@ -164,7 +164,7 @@ def _remembers(body: cst.CSTNode, index_name: str) -> tuple[bool, bool]:
         or any(isinstance(n, cst.Return) and n.value is not None and is_name(n.value, index_name) for n in walk(body))
         or any(isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) and is_name(n.value.left, index_name) for n in walk(body))
     )
-    leaves = bool(_all(body, cst.Break) or _all(body, cst.Return))
+    leaves = bool(nodes_of_type(body, cst.Break) or nodes_of_type(body, cst.Return))
     if leaves and not stores:  # found it, used it, left: `out[i] = g; break`
         stores = any(is_name(n, index_name) for n in walk(body))
     return stores, leaves
@@ -175,7 +175,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
     if loop is None:
         return
     index_name, reverse = loop
-    for branch in _all(node.body, cst.If):
+    for branch in nodes_of_type(node.body, cst.If):
         assert isinstance(branch, cst.If)
         reads = _element_reads(branch.test, index_name, ctx)
         if not reads:
@@ -207,7 +207,7 @@ def _searched(read: cst.BaseExpression) -> cst.BaseExpression:
 
 def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
     steps = [
-        n for n in _all(node.body, cst.AugAssign)
+        n for n in nodes_of_type(node.body, cst.AugAssign)
         if isinstance(n.target, cst.Name) and isinstance(n.operator, (cst.AddAssign, cst.SubtractAssign))
     ]
     for step in steps:

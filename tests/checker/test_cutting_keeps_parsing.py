@@ -1,6 +1,6 @@
 """Cutting a file never changes what parses (issue 26, defect 1).
 
-A long file's second pass runs in pruned copies (``grouped`` over ``analysis.pruning``) and a
+A long file's second pass runs in pruned copies (``group_analysis`` over ``analysis.pruning``) and a
 large text is parsed in pieces (``analysis.piecewise_parse``). numpy's
 ``test_function_base.py`` was reported as a syntax error because a kept class's method whose
 body starts with a decorated nested ``def`` lost its body but kept the decorator. Here: the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import scalarlint.grouped as grouped
+import scalarlint.group_analysis as group_analysis
 from scalarlint.analysis.project import Project
 from scalarlint.analysis.pruning import pruned
 from scalarlint.analysis.sources import SourceFile
@@ -33,7 +33,7 @@ from scalarlint.engine import (
     check_source,
     index_source,
 )
-from scalarlint.grouped import analyze_in_groups
+from scalarlint.group_analysis import analyze_in_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -173,13 +173,13 @@ def test_a_long_file_shaped_like_numpys_checks_without_a_syntax_error(tmp_path: 
 def test_a_copy_that_does_not_parse_falls_back_to_the_whole_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """The file parses, so a copy that does not is the cutting's fault: the whole file is
     analysed instead (``whole_file_fallback=False`` shows the copy's error)."""
-    real = grouped.Pruner.__call__
+    real = group_analysis.Pruner.__call__
 
-    def broken(self: grouped.Pruner, targets, module_code=True):  # type: ignore[no-untyped-def]
+    def broken(self: group_analysis.Pruner, targets, module_code=True):  # type: ignore[no-untyped-def]
         text, keyed = real(self, targets, module_code)
         return text.replace("import numpy as np", "import numpy as (", 1), keyed
 
-    monkeypatch.setattr(grouped.Pruner, "__call__", broken)
+    monkeypatch.setattr(group_analysis.Pruner, "__call__", broken)
     source = _source(_module(METHODS["body on the def line"]))
     targets = _targets(source, ALL)
     whole = _analyze_source(source, targets, ALL)

@@ -199,10 +199,10 @@ def test_opening_a_file_reuses_the_cli_cache(tmp_path: Path) -> None:
 def test_large_files_analysed_in_groups_give_the_whole_file_findings(scope: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``analyze_in_groups`` (what a run does for files over SPLIT_LINES lines) on every corpus
     file and the editor benchmark's module, in small batches so that every group is cut alone."""
-    import scalarlint.grouped as grouped
-    from scalarlint.grouped import analyze_in_groups
+    import scalarlint.group_analysis as group_analysis
+    from scalarlint.group_analysis import analyze_in_groups
 
-    monkeypatch.setattr(grouped, "BATCH_LINES", 1)
+    monkeypatch.setattr(group_analysis, "BATCH_LINES", 1)
     config = Config(scope=scope)
     sources = [read_source(p) for p in CORPUS] + [_source(generate(600))]
     compared = 0
@@ -243,10 +243,10 @@ def test_two():
 def test_calls_link_every_definition_of_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
     """``fun({...})`` in one test is a call site of every ``fun`` of the module for the
     inference, so the two tests are one group (found on autograd's tests/test_dict.py)."""
-    import scalarlint.grouped as grouped
-    from scalarlint.grouped import analyze_in_groups
+    import scalarlint.group_analysis as group_analysis
+    from scalarlint.group_analysis import analyze_in_groups
 
-    monkeypatch.setattr(grouped, "BATCH_LINES", 1)
+    monkeypatch.setattr(group_analysis, "BATCH_LINES", 1)
     config = Config(scope="all")
     source = _source(SAME_NAME_NESTED)
     index = index_source(source, config)
