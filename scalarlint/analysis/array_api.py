@@ -18,7 +18,7 @@ from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 from scalarlint.analysis.syntax import keyword
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 CREATION = frozenset(
     {"zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "identity", "asarray", "array",
@@ -79,7 +79,7 @@ JAX_UPDATES = frozenset({"set", "add", "multiply", "mul", "divide", "power", "mi
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
 
 
-def array_function(inf: "Inference", func: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
+def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
     """Kind of ``xp.<func>(*args)``."""
     name = func.rsplit(".", 1)[-1]
     arg_kinds = [inf.kind(a) for a in args]
@@ -159,7 +159,7 @@ def names_numpy(call: cst.Call) -> bool:
     return isinstance(head, cst.Name) and head.value in ("numpy", "np", "onp")
 
 
-def host_side(inf: "Inference", call: cst.Call) -> Doubt:
+def host_side(inf: "InferenceView", call: cst.Call) -> Doubt:
     """``numpy.empty(n)`` in code that otherwise uses a namespace (``xp = get_array_module(x)``)
     is host bookkeeping (offsets, index tables): the author chose NumPy over ``xp`` on purpose."""
     if not names_numpy(call):
@@ -168,7 +168,7 @@ def host_side(inf: "Inference", call: cst.Call) -> Doubt:
     return Doubt.PYTHON_DATA if function is not None and inf.facts.uses_namespace(function) else Doubt.NONE
 
 
-def _reduction(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseExpression], arg_kinds: list[Kind]) -> Kind:
+def _reduction(inf: "InferenceView", name: str, node: cst.Call, args: list[cst.BaseExpression], arg_kinds: list[Kind]) -> Kind:
     if any(k.tag is Tag.SHAPE for k in arg_kinds):
         return K.host_int(Origin.DATA)
     axis = keyword(node, "axis") or keyword(node, "dim")
@@ -186,7 +186,7 @@ def _reduction(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseE
 PAIR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian", "mode", "kthvalue"})
 
 
-def values_and_indices(inf: "Inference", name: str, node: cst.Call, axis_args: list[cst.BaseExpression]) -> bool:
+def values_and_indices(inf: "InferenceView", name: str, node: cst.Call, axis_args: list[cst.BaseExpression]) -> bool:
     """``torch.min(x, dim=-1)``, ``x.max(1)``: torch returns ``(values, indices)`` when given a
     dimension, so ``[1]`` of it is the indices array, not one element. Told apart from NumPy's
     ``max(x, axis)`` by the ``dim`` keyword or by a module that imports torch, and from
@@ -198,7 +198,7 @@ def values_and_indices(inf: "Inference", name: str, node: cst.Call, axis_args: l
     return bool(axis_args) and inf.kind(axis_args[0]).is_host_int and inf.namespaces.index_reads_host()
 
 
-def reduced_rank(inf: "Inference", operand: Kind, node: cst.Call, axis: cst.BaseExpression) -> int | None:
+def reduced_rank(inf: "InferenceView", operand: Kind, node: cst.Call, axis: cst.BaseExpression) -> int | None:
     """Rank after reducing ``operand`` over ``axis`` (one int: one axis less; keepdims: the same)."""
     if operand.tag is not Tag.ARRAY or operand.rank is None:
         return None
@@ -212,7 +212,7 @@ def reduced_rank(inf: "Inference", operand: Kind, node: cst.Call, axis: cst.Base
     return None
 
 
-def shape_rank(inf: "Inference", node: cst.BaseExpression) -> int | None:
+def shape_rank(inf: "InferenceView", node: cst.BaseExpression) -> int | None:
     """The rank an array built with shape ``node`` has: ``(n, m)`` is 2, a host int ``n`` is 1."""
     if isinstance(node, (cst.Tuple, cst.List)):
         return len(node.elements)
@@ -224,7 +224,7 @@ def shape_rank(inf: "Inference", node: cst.BaseExpression) -> int | None:
     return None
 
 
-def array_method(inf: "Inference", attr: str, receiver: Kind, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
+def array_method(inf: "InferenceView", attr: str, receiver: Kind, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
     """Kind of ``x.<attr>(*args)`` for a device array ``x``."""
     rank = receiver.rank if receiver.tag is Tag.ARRAY else 0
     if attr in ("item", "asscalar"):

@@ -20,13 +20,13 @@ from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 ELEMENT = Origin.DATA  # the origin a DEVICE_SCALAR carries when it is one element of an array
 _UNPACKED = kinds(cst.Element, cst.StarredElement, cst.Tuple, cst.List)  # ``isinstance`` stand-in (``node_types``)
 
 
-def binding_kind(inf: "Inference", name: cst.Name) -> Kind:
+def binding_kind(inf: "InferenceView", name: cst.Name) -> Kind:
     """Kind of the value bound to an assignment-target name."""
     path: list[int] = []
     arity = 1
@@ -59,7 +59,7 @@ def binding_kind(inf: "Inference", name: cst.Name) -> Kind:
         return loop_element(inf, parent.iter, path)
     return K.UNKNOWN
 
-def unpack(inf: "Inference", value: cst.BaseExpression, path: list[int], arity: int = 1) -> Kind:
+def unpack(inf: "InferenceView", value: cst.BaseExpression, path: list[int], arity: int = 1) -> Kind:
     """Kind of the part of ``value`` at ``path`` (``a, (b, c) = value``)."""
     for depth, position in enumerate(path):
         if isinstance(value, (cst.Tuple, cst.List)) and position < len(value.elements):
@@ -115,7 +115,7 @@ def is_saved_access(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Attribute) and value.attr.value.startswith("saved_")
 
 
-def loop_element(inf: "Inference", iterable: cst.BaseExpression, path: list[int]) -> Kind:
+def loop_element(inf: "InferenceView", iterable: cst.BaseExpression, path: list[int]) -> Kind:
     if isinstance(iterable, cst.Call):
         parts = call_name(iterable.func)
         args = positional(iterable)

@@ -19,14 +19,14 @@ from scalarlint.analysis.scalar_use import arithmetic_top
 from scalarlint.analysis.syntax import is_none, positional
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 # what one reads off an array of rank >= 1 and never off one element
 ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose", "ravel", "flatten", "view",
                              "get_shape", "permute", "unsqueeze", "squeeze"})
 
 
-def index_kinds(inf: "Inference", node: cst.Subscript) -> list[Kind] | None:
+def index_kinds(inf: "InferenceView", node: cst.Subscript) -> list[Kind] | None:
     """Kinds of the index elements; None when any element is a slice, ``...`` or ``None``."""
     out: list[Kind] = []
     for element in node.slice:
@@ -40,7 +40,7 @@ def index_kinds(inf: "Inference", node: cst.Subscript) -> list[Kind] | None:
     return out
 
 
-def selects_element(inf: "Inference", node: cst.Subscript, converted: bool = False) -> bool:
+def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool = False) -> bool:
     """True when ``node`` reads or writes exactly one element of a device array with host ints.
 
     With the rank unknown an int on the leading axis may pick a row or a slab; see
@@ -68,7 +68,7 @@ def selects_element(inf: "Inference", node: cst.Subscript, converted: bool = Fal
     return inf.used_as_scalar(node) or _stored_into_element(inf, node)
 
 
-def _stored_into_element(inf: "Inference", node: cst.Subscript) -> bool:
+def _stored_into_element(inf: "InferenceView", node: cst.Subscript) -> bool:
     """``b[0] = (y[1] - y[0]) / h[0]``: what is stored into one element of an array (alone
     or through arithmetic) is one element itself, whatever the rank of ``h``."""
     top = arithmetic_top(node, inf.parents)
@@ -82,13 +82,13 @@ def _stored_into_element(inf: "Inference", node: cst.Subscript) -> bool:
     return isinstance(target, cst.Subscript) and selects_element(inf, target)
 
 
-def _indexed_deeper(inf: "Inference", node: cst.Subscript) -> bool:
+def _indexed_deeper(inf: "InferenceView", node: cst.Subscript) -> bool:
     """``output[0, i]`` beside ``output[0, i, :50]``: the name has more axes than this
     access indexes, so it picks a row (``RankEvidence.least_rank``)."""
     return isinstance(node.value, cst.Name) and inf.evidence.least_rank(node.value.value, node) > len(node.slice)
 
 
-def _indexed_once_named(inf: "Inference", node: cst.Subscript) -> bool:
+def _indexed_once_named(inf: "InferenceView", node: cst.Subscript) -> bool:
     """``c = cls[i]`` and then ``c[0]`` or ``c[1:]``: what the name holds has axes of its own,
     so the read picked a row. Only a name bound once in its scope counts."""
     statement = inf.parents.get(node)
@@ -105,18 +105,18 @@ def _indexed_once_named(inf: "Inference", node: cst.Subscript) -> bool:
                for use in bindings[0].references)
 
 
-def _read_back_index(inf: "Inference", index: Kind) -> bool:
+def _read_back_index(inf: "InferenceView", index: Kind) -> bool:
     """An element of a device array used as an index where the framework reads it back to
     a host int (torch): the access then picks one element like a host int does."""
     return _is_element_kind(index) and inf.namespaces.index_reads_host()
 
 
-def _used_as_an_array(inf: "Inference", node: cst.Subscript) -> bool:
+def _used_as_an_array(inf: "InferenceView", node: cst.Subscript) -> bool:
     parent = inf.parents.get(node)
     return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in ARRAY_ONLY_USES
 
 
-def _indexed_like_an_array(inf: "Inference", node: cst.Subscript) -> bool:
+def _indexed_like_an_array(inf: "InferenceView", node: cst.Subscript) -> bool:
     """``state.errors[idx - 1, -1]`` of a value the inference cannot follow: an index of two
     or more host ints is a NumPy-style element access (lists and tuples reject it, and the
     rules of a checked function hold arrays unless proven otherwise), when one index walks
@@ -151,7 +151,7 @@ def is_element(base: Kind, indices: list[Kind]) -> bool:
     return index.origin >= Origin.DATA and index.key is not None and index.key == base.key
 
 
-def is_mask_index(inf: "Inference", node: cst.Subscript) -> bool:
+def is_mask_index(inf: "InferenceView", node: cst.Subscript) -> bool:
     """``x[mask]`` with a boolean device array; ``x`` need not be known: only an array
     takes an array of booleans as its index (inside a checked function)."""
     base = inf.kind(node.value)
@@ -166,19 +166,19 @@ def is_mask_index(inf: "Inference", node: cst.Subscript) -> bool:
     return compared_to_mask(node, base)
 
 
-def is_element_value(inf: "Inference", node: cst.BaseExpression) -> bool:
+def is_element_value(inf: "InferenceView", node: cst.BaseExpression) -> bool:
     """A 0-d device value that is one element of an array (not a reduction result)."""
     kind = inf.kind(node)
     return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt
 
 
-def range_over_data(inf: "Inference", call: cst.Call, least: Origin = Origin.PARAM) -> bool:
+def range_over_data(inf: "InferenceView", call: cst.Call, least: Origin = Origin.PARAM) -> bool:
     """``range(len(x))``, ``range(x.shape[0])``, ``range(n)`` with an int parameter ``n``
     (``least=Origin.SIZE``: also ``range(H)`` with ``B, C, H, W = x.shape``)."""
     return any(_counts_data(inf.kind(a), least) for a in positional(call))
 
 
-def may_count_data(inf: "Inference", bound: cst.BaseExpression, least: Origin) -> bool:
+def may_count_data(inf: "InferenceView", bound: cst.BaseExpression, least: Origin) -> bool:
     """Some assignment reaching ``bound`` makes it a data size (or an element of the data),
     and none says otherwise (``grid = int(ceil(h / n)) if ratio is None else inf.ratio[0]``):
     the other branches are only unknown. Used to call a loop an element loop, never to call
@@ -188,7 +188,7 @@ def may_count_data(inf: "Inference", bound: cst.BaseExpression, least: Origin) -
     return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) or _is_element_kind(k) for k in kinds)
 
 
-def may_be_element(inf: "Inference", value: cst.BaseExpression) -> bool:
+def may_be_element(inf: "InferenceView", value: cst.BaseExpression) -> bool:
     """``grid = inf.ratio`` on one branch and ``numpy.ceil(height / n)`` on the other: on
     some path the name holds one element of a device array (elsewhere a setting or unknown),
     so testing it waits for the device on that path."""

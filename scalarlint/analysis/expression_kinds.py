@@ -21,7 +21,7 @@ from scalarlint.analysis.python_builtins import builtin_kind
 from scalarlint.analysis.syntax import call_name, is_none, jax_at_base, positional
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 ARRAY_ATTRS = frozenset({"T", "mT", "H", "real", "imag", "data", "grad", "array"})
 HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
@@ -32,7 +32,7 @@ HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy", "to_np"})  # named for w
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
 
-def attribute_kind(inf: "Inference", node: cst.Attribute) -> Kind:
+def attribute_kind(inf: "InferenceView", node: cst.Attribute) -> Kind:
     attr = node.attr.value
     if attr in SEQ_METHODS:
         return K.ARRAY_SEQ
@@ -67,7 +67,7 @@ def attribute_kind(inf: "Inference", node: cst.Attribute) -> Kind:
     return K.UNKNOWN
 
 
-def subscript_kind(inf: "Inference", node: cst.Subscript) -> Kind:
+def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
     base = inf.kind(node.value)
     if base.tag is Tag.SHAPE:
         indices = inf.index_kinds(node)
@@ -117,7 +117,7 @@ def subscript_kind(inf: "Inference", node: cst.Subscript) -> Kind:
     return K.UNKNOWN
 
 
-def _offset_helper_kind(inf: "Inference", func: cst.FunctionDef, call: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
+def _offset_helper_kind(inf: "InferenceView", func: cst.FunctionDef, call: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
     """``idx(t, u)`` of an index helper (``index_helpers``): what its arguments are."""
     key = ("index-helper", func)
     if key not in inf.cache:  # asked at every call of the helper: read its returns once
@@ -128,7 +128,7 @@ def _offset_helper_kind(inf: "Inference", func: cst.FunctionDef, call: cst.Call,
     return offset_kind([inf.kind(a) for a in args], helper.flat)
 
 
-def call_kind(inf: "Inference", node: cst.Call) -> Kind:
+def call_kind(inf: "InferenceView", node: cst.Call) -> Kind:
     parts = call_name(node.func)
     args = positional(node)
     if parts and len(parts) == 1:

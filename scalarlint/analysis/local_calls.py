@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Mapping
 import libcst as cst
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 
-def local_function(inf: "Inference", call: cst.Call) -> cst.FunctionDef | None:
+def local_function(inf: "InferenceView", call: cst.Call) -> cst.FunctionDef | None:
     func = call.func
     if isinstance(func, cst.Name):
         node = inf.definition_of(func)
@@ -34,7 +34,7 @@ def local_function(inf: "Inference", call: cst.Call) -> cst.FunctionDef | None:
     return _method_of_instance(inf, inf.definition_of(func.value), func.attr.value)  # w = Solver(...); w.run(x)
 
 
-def _method_of_instance(inf: "Inference", target: cst.CSTNode | None, method: str) -> cst.FunctionDef | None:
+def _method_of_instance(inf: "InferenceView", target: cst.CSTNode | None, method: str) -> cst.FunctionDef | None:
     """``method`` of the class of this module that ``target = Class(...)`` instantiates, or that
     a parameter is annotated with (``idx: Index``)."""
     if isinstance(target, cst.Param) and target.annotation is not None and isinstance(target.annotation.annotation, cst.Name):

@@ -25,7 +25,7 @@ _FUNCTIONS, _CLASSES = kinds(cst.FunctionDef, cst.Lambda), kinds(cst.ClassDef)  
 _CALLS, _ARGUMENT_READERS = kinds(cst.Call), kinds(cst.Param, cst.Attribute)
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 MAX_CALL_SITES = 32  # beyond this many callers, joining their arguments costs more than it tells
 
@@ -122,7 +122,7 @@ def _names_xp(node: cst.Param | cst.Attribute) -> bool:
 class CallFacts:
     """The questions the inference asks of ``ModuleFacts``, answered with kinds."""
 
-    def __init__(self, inf: "Inference", facts: ModuleFacts) -> None:
+    def __init__(self, inf: "InferenceView", facts: ModuleFacts) -> None:
         self.inf = inf
         self.facts = facts
         self._returning: set[tuple[object, ...]] = set()  # return and attribute kinds being computed

@@ -16,12 +16,12 @@ from scalarlint.analysis.bindings import ELEMENT
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.FloorDivide, cst.Modulo)
 
 
-def binary_kind(inf: "Inference", node: cst.BinaryOperation) -> Kind:
+def binary_kind(inf: "InferenceView", node: cst.BinaryOperation) -> Kind:
     left, right = inf.kind(node.left), inf.kind(node.right)
     if isinstance(node.operator, cst.MatrixMultiply):
         return K.array() if left.is_device or right.is_device else K.UNKNOWN
@@ -80,13 +80,13 @@ def _element_times_setting(left: Kind, right: Kind, node: cst.BinaryOperation) -
     return element.origin >= ELEMENT and not element.doubt and other.doubt == Doubt.PARAMETER and other.rank is None
 
 
-def unary_kind(inf: "Inference", node: cst.UnaryOperation) -> Kind:
+def unary_kind(inf: "InferenceView", node: cst.UnaryOperation) -> Kind:
     inner = inf.kind(node.expression)
     if isinstance(node.operator, cst.Not):
         return K.HOST_SCALAR if not inner.is_device else K.UNKNOWN
     return inner
 
-def comparison_kind(inf: "Inference", node: cst.Comparison) -> Kind:
+def comparison_kind(inf: "InferenceView", node: cst.Comparison) -> Kind:
     operands = [inf.kind(node.left), *[inf.kind(c.comparator) for c in node.comparisons]]
     if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
         return K.HOST_SCALAR
@@ -102,7 +102,7 @@ def comparison_kind(inf: "Inference", node: cst.Comparison) -> Kind:
         return K.HOST_SCALAR
     return K.UNKNOWN
 
-def sequence_kind(inf: "Inference", node: cst.Tuple | cst.List) -> Kind:
+def sequence_kind(inf: "InferenceView", node: cst.Tuple | cst.List) -> Kind:
     elements = [e.value for e in node.elements if not isinstance(e, cst.StarredElement)]
     if len(elements) != len(node.elements):
         return K.CONTAINER

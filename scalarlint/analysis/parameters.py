@@ -27,7 +27,7 @@ from scalarlint.analysis.tree import walk
 _CALLS, _NAMES, _ATTRIBUTES = kinds(cst.Call), kinds(cst.Name), kinds(cst.Attribute)  # ``isinstance`` stand-ins (``node_types``)
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "op", "loss_fn", "fwd", "bwd"})
 OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
@@ -46,7 +46,7 @@ ROLE_KINDS = {
 }
 
 
-def param_kind(inf: "Inference", param: cst.Param) -> Kind:
+def param_kind(inf: "InferenceView", param: cst.Param) -> Kind:
     params = inf.parents.get(param)
     func = inf.parents.get(params) if params is not None else None
     name = param.name.value
@@ -128,7 +128,7 @@ def _vouched(kind: Kind | None) -> bool:
     return not kind.is_device or not kind.doubt
 
 
-def _configures_rules(inf: "Inference", func: cst.FunctionDef) -> bool:
+def _configures_rules(inf: "InferenceView", func: cst.FunctionDef) -> bool:
     """``__init__`` of a class whose methods are AD rules (a chainer ``Function``): it stores the
     rule's configuration; its arrays arrive later, through the forward's inputs."""
     if func.name.value != "__init__":
@@ -139,7 +139,7 @@ def _configures_rules(inf: "Inference", func: cst.FunctionDef) -> bool:
     return any(isinstance(stmt, cst.FunctionDef) and stmt in inf.rule_functions for stmt in owner.body.body)
 
 
-def _given_to_host_numpy(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:
+def _given_to_host_numpy(inf: "InferenceView", func: cst.CSTNode | None, name: str) -> bool:
     """A helper's parameter that the helper hands to NumPy where NumPy is the host (a module
     written for torch or TensorFlow): ``dijkstra(matrix)`` run on ``.cpu().numpy()`` copies."""
 
@@ -153,7 +153,7 @@ def _given_to_host_numpy(inf: "Inference", func: cst.CSTNode | None, name: str) 
     return name in _names_in(inf, func, "host-numpy-args", handed)
 
 
-def _names_in(inf: "Inference", func: cst.CSTNode | None, kind: str, pick: Callable[[cst.CSTNode], str | None]) -> frozenset[str]:
+def _names_in(inf: "InferenceView", func: cst.CSTNode | None, kind: str, pick: Callable[[cst.CSTNode], str | None]) -> frozenset[str]:
     """The names ``pick`` finds in the nodes of ``func``, once per function and question."""
     if func is None:
         return frozenset()
@@ -180,7 +180,7 @@ def _mapped_by_jax(func: cst.FunctionDef) -> bool:
     return False
 
 
-def _host_data_for_rule(inf: "Inference", func: cst.FunctionDef, from_callers: Kind) -> bool:
+def _host_data_for_rule(inf: "InferenceView", func: cst.FunctionDef, from_callers: Kind) -> bool:
     """A rule's inputs are device-capable arrays whatever a caller passes: a demo call with
     ``np.array([1.0, -2.0])`` is the CPU path of the same generic code, so what callers pass may
     tell a rank but never turns a rule's parameter into host data."""
@@ -192,7 +192,7 @@ def _host_data_for_rule(inf: "Inference", func: cst.FunctionDef, from_callers: K
 ARRAY_USES = frozenset({"shape", "dtype", "ndim", "size", "T"})
 
 
-def _used_as_array(inf: "Inference", func: cst.CSTNode | None, name: str) -> bool:
+def _used_as_array(inf: "InferenceView", func: cst.CSTNode | None, name: str) -> bool:
     """``p.shape[0]``, ``p.dtype``: a parameter named like a scalar (``p``, ``n``, ``k``) that
     the function treats as an array (polynomial coefficients, not a norm's order)."""
 
@@ -233,7 +233,7 @@ def _used_as_one_array(func: cst.CSTNode | None, name: str) -> bool:
     return False
 
 
-def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Parameters, param: cst.Param) -> Kind | None:
+def _framework_role(inf: "InferenceView", func: cst.CSTNode | None, params: cst.Parameters, param: cst.Param) -> Kind | None:
     """The kind a framework passes in this position (``backward(self, inputs, grad_outputs)``)."""
     target = inf.targets.get(func) if func is not None else None
     if target is None or not target.param_roles:
@@ -249,7 +249,7 @@ def _framework_role(inf: "Inference", func: cst.CSTNode | None, params: cst.Para
     return ROLE_KINDS[target.param_roles[position]]
 
 
-def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
+def _cotangent(inf: "InferenceView", func: cst.FunctionDef, params: cst.Parameters, param: cst.Param) -> Kind | None:
     """A pullback returned as ``return y, pullback`` takes a cotangent shaped like ``y``; a jax
     ``bwd(res, g)`` registered with ``f.defvjp(fwd, bwd)`` one shaped like ``fwd``'s primal."""
     if func.name.value in inf.facts.forward_of and params.params and params.params[-1] is param:
@@ -272,7 +272,7 @@ def _cotangent(inf: "Inference", func: cst.FunctionDef, params: cst.Parameters, 
     return None
 
 
-def _jax_cotangent(inf: "Inference", bwd: cst.FunctionDef) -> Kind | None:
+def _jax_cotangent(inf: "InferenceView", bwd: cst.FunctionDef) -> Kind | None:
     for fwd, ret in inf.calls.forward_returns(bwd):
         if isinstance(ret.value, cst.Tuple) and len(ret.value.elements) == 2:
             if _unpacked_in(fwd, ret.value.elements[0].value):

@@ -17,10 +17,10 @@ from scalarlint.analysis.parameters import annotation_kind
 from scalarlint.analysis.tree import children
 
 if TYPE_CHECKING:
-    from scalarlint.analysis.inference import Inference
+    from scalarlint.analysis.inference_view import InferenceView
 
 
-def builtin_kind(inf: "Inference", name: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
+def builtin_kind(inf: "InferenceView", name: str, node: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:
     if name == "len":
         if args and inf.kind(args[0]).is_array:
             return K.host_int(Origin.DATA, inf.kind(args[0]).key)
@@ -68,7 +68,7 @@ def builtin_kind(inf: "Inference", name: str, node: cst.Call, args: list[cst.Bas
         return K.UNKNOWN
     return None
 
-def _host_origins(inf: "Inference", expr: cst.BaseExpression) -> list[Origin]:
+def _host_origins(inf: "InferenceView", expr: cst.BaseExpression) -> list[Origin]:
     out: list[Origin] = []
     stack: list[cst.CSTNode] = [expr]
     while stack:
