@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-import gpu_verify as gv
+import gpu_verify_backends as gv
 
 
 def _map_leaves(value: Any, is_leaf: Callable[[Any], bool], fn: Callable[[Any], Any]) -> Any:
