@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from scalarlint.analysis.fast_walk import child_nodes
-from scalarlint.analysis.kept_fields import TRIVIA, kept_nodes  # noqa: F401 (TRIVIA: re-exported)
+from scalarlint.analysis.kept_fields import kept_nodes
 
 _cache = threading.local()
 
@@ -27,12 +27,8 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """``node.children`` but the ``TRIVIA``, in order (read from the kept lists when ``node``
     belongs to the tree ``parent_map`` indexed last: the same list, no reading of fields)."""
     below = kept_children().get(id(node))
-    return below if below is not None else _without_trivia(node)
+    return below if below is not None else kept_nodes(node)
 
-
-def _without_trivia(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """What ``parent_map`` keeps for ``node``: its children but the ``TRIVIA``."""
-    return kept_nodes(node)
 
 
 def kept_children() -> dict[int, Sequence[cst.CSTNode]]:
@@ -77,7 +73,7 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         current = stack.pop()
         yield current
         below = kept.get(id(current))
-        stack.extend(reversed(below if below is not None else _without_trivia(current)))
+        stack.extend(reversed(below if below is not None else kept_nodes(current)))
 
 
 def walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

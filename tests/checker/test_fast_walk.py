@@ -15,7 +15,8 @@ from libcst.metadata import BuiltinAssignment, ExpressionContextProvider, Metada
 
 from scalarlint.analysis import fast_walk
 from scalarlint.analysis.syntax_versions import parse_module
-from scalarlint.analysis.tree import TRIVIA, kept_children, parent_map, release
+from scalarlint.analysis.kept_fields import TRIVIA
+from scalarlint.analysis.tree import kept_children, parent_map, release
 
 ROOT = Path(__file__).resolve().parents[2]
 

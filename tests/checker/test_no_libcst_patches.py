@@ -13,7 +13,8 @@ from pathlib import Path
 import libcst as cst
 
 from scalarlint.analysis.syntax_versions import parse_module
-from scalarlint.analysis.tree import TRIVIA, children, kept_children, parent_map, preorder, release, walk, walk_all
+from scalarlint.analysis.kept_fields import TRIVIA
+from scalarlint.analysis.tree import children, kept_children, parent_map, preorder, release, walk, walk_all
 
 ROOT = Path(__file__).resolve().parents[2]
 
