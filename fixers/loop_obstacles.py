@@ -38,24 +38,35 @@ def declined(finding: Finding, analyzer: AnalyzedFile) -> Declined | None:
     scope, or the one loop over data around it (or that it heads) has an obstacle. None outside
     loops (``outside_loops``: there the fixer that matched says its own reason) and for a loop
     with none."""
-    if array_namespace_alias(analyzer, finding.node) is None:
-        return Declined(NO_NAMESPACE)
-    loops = _loops(finding, analyzer)
-    if not loops:
-        return None
-    if len(loops) > 1:
-        return Declined(NEST)
-    key = ("loop-obstacle", loops[0])  # the same for every finding on this loop: worked out once
-    cache = analyzer.context.inference.cache
-    if key not in cache:
-        cache[key] = _loop_reason(analyzer, loops[0])
-    reason = cache[key]
-    return Declined(reason) if isinstance(reason, str) else None
+    reason = _answer(finding, analyzer)[1]
+    return Declined(reason) if reason is not None else None
 
 
 def outside_loops(finding: Finding, analyzer: AnalyzedFile) -> bool:
     """Whether no loop that a vector form would replace is around ``finding``."""
-    return not _loops(finding, analyzer)
+    return _answer(finding, analyzer)[0]
+
+
+def _answer(finding: Finding, analyzer: AnalyzedFile) -> tuple[bool, str | None]:
+    """(outside loops, the reason) for ``finding``'s node, worked out once: every fixer of its
+    check that makes no fix asks, and the reason of a loop is shared by all its findings."""
+    cache = analyzer.context.inference.cache
+    key = ("loop-obstacle-of", finding.node)
+    if key not in cache:
+        loops = _loops(finding, analyzer)
+        if array_namespace_alias(analyzer, finding.node) is None:
+            reason: str | None = NO_NAMESPACE
+        elif len(loops) > 1:
+            reason = NEST
+        elif loops:
+            loop_key = ("loop-obstacle", loops[0])
+            if loop_key not in cache:
+                cache[loop_key] = _loop_reason(analyzer, loops[0])
+            reason = cache[loop_key]  # type: ignore[assignment]
+        else:
+            reason = None
+        cache[key] = (not loops, reason)
+    return cache[key]  # type: ignore[return-value]
 
 
 def _loops(finding: Finding, analyzer: AnalyzedFile) -> list[cst.CSTNode]:
