@@ -15,6 +15,7 @@ safe or not:
 - ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
 - ``zero_d_view``: 0-d views ``xp.reshape(x[i:i + 1 or None], ())`` for kept element reads (SL101);
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
+- ``host_copy``: one ``to_host`` copy before a loop that reads elements of arrays it never writes (SL101, SL104, SL105);
 - ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
 - ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
 - ``product_of_others``: two exclusive ``cumprod`` for per-element products of the others (SL101, SL102, SL104);
@@ -104,7 +105,7 @@ def _answers(finding: Finding, analyzer: AnalyzedFile) -> tuple[tuple[Fix, ...],
             if os.environ.get("SCALARLINT_FIXER_ERRORS") == "raise":
                 raise
             _log.warning("fixer %s failed on %s", fixer.__module__, analyzer.source.path, exc_info=True)
-    out.sort(key=lambda fix: fix.applicability.value != "safe")
+    out.sort(key=lambda fix: (fix.applicability.value != "safe", fix.fallback))
     return tuple(out), declined
 
 

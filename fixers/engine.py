@@ -11,6 +11,8 @@ fix (the first safe one; with ``unsafe`` the first one of any kind); safe fixes 
 before unsafe ones, each group in order of the diagnostics' positions (earlier first), and a
 fix that overlaps one already taken waits for the next round, where it is recomputed on the
 new text (so a safe size-1 view wins over an ``allow_scalar`` block on the same statement).
+A fallback fix (``Fix.fallback``: one host copy before a loop) comes after the others of its
+kind, so a vectorizing rewrite of the same loop wins.
 Identical edits are shared (two fixes that add the same import add it once). Every round's
 result must parse (libcst and Python's own parser) or the offending fixes are dropped; at
 most ``MAX_ROUNDS`` rounds run, so a fixer that keeps rewriting its own output cannot loop.
@@ -90,7 +92,7 @@ def select_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> 
         fix = applicable_fix(diagnostic, unsafe)
         if fix is not None and fix.edits:
             candidates.append((fix.applicability is not Applicability.SAFE, diagnostic.sort_key(), diagnostic, fix))
-    candidates.sort(key=lambda c: (c[0], c[1]))
+    candidates.sort(key=lambda c: (c[0], c[3].fallback, c[1]))
     # A check whose fixes supersede others (CheckInfo.fixes_supersede: a vectorized search makes
     # its index a device index, which changes the right fix for every use of it): fixes of other
     # checks in the same rule wait for the next round.

@@ -89,6 +89,10 @@ class Fix:
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
+    # A fix that keeps the code's shape where a rewrite may exist (one host copy before a loop
+    # that a vectorizing fixer could replace): the fix loop takes it after every other fix of
+    # its round, so an overlapping rewrite wins.
+    fallback: bool = False
 
     @property
     def applicable(self) -> bool:

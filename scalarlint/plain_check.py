@@ -88,8 +88,8 @@ def _report(result: RunResult, report: ReportOptions, unsafe_fixes: bool) -> Non
             click.echo(more_with_unsafe(hidden))
         if display_only and report.output_format == "text":
             click.echo(
-                f"{display_only} more would get an `allow_scalar` fix if the project declared scalarlint as a "
-                "dependency (or set `allow-scalar-import`)."
+                f"{display_only} more would get a fix importing `allow_scalar` or `to_host` if the project declared "
+                "scalarlint as a dependency (or set `allow-scalar-import`: `scalarlint vendor`)."
             )
     sys.exit(exit_code(result.diagnostics, result.errors, report.exit_zero))
 

@@ -131,7 +131,7 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
     doubt = least_doubt(device)
     ranks = [k.rank if k.tag is Tag.ARRAY else 0 for k in device]
     if all(k.tag is Tag.DEVICE_SCALAR for k in device) and name not in ("stack", "concatenate", "concat"):
-        return K.Kind(Tag.DEVICE_SCALAR, boolean=boolean, origin=max(k.origin for k in device))
+        return K.Kind(Tag.DEVICE_SCALAR, boolean=boolean, doubt=doubt, origin=max(k.origin for k in device))
     elementwise = "." not in func and name not in NOT_ELEMENTWISE
     key = device[0].key
     if elementwise and None not in ranks:

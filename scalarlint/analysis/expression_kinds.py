@@ -28,7 +28,7 @@ HOST_INT_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
 # Methods only device arrays have (MXNet/MindSpore ``asnumpy``/``asscalar``, torch/TF/Paddle
 # ``numpy``): whatever the receiver's origin, it was a device array and the result is host data.
 DEVICE_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "numpy"})
-HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy", "to_np"})  # named for what they return: a NumPy copy
+HOST_COPY_FUNCTIONS = frozenset({"asnumpy", "to_numpy", "to_np", "to_host"})  # named for what they return: a NumPy copy
 SEQ_METHODS = frozenset({"get_retained_inputs", "get_retained_outputs", "saved_tensors", "saved_variables"}) | SAVED_METHODS
 
 

@@ -64,7 +64,8 @@ def builtin_kind(inf: "InferenceView", name: str, node: cst.Call, args: list[cst
             return kinds[0]
         scalars = [k for k in kinds if k.tag is Tag.DEVICE_SCALAR]
         if scalars and name != "sum" and all(k.tag in (Tag.DEVICE_SCALAR, Tag.HOST_INT, Tag.HOST_SCALAR) for k in kinds):
-            return K.Kind(Tag.DEVICE_SCALAR, origin=max(k.origin for k in scalars))  # max(elem, 1.0)
+            # max(elem, 1.0); an element of a host copy stays doubtful
+            return K.Kind(Tag.DEVICE_SCALAR, origin=max(k.origin for k in scalars), doubt=min(k.doubt for k in scalars))
         return K.UNKNOWN
     return None
 

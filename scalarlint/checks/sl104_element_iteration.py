@@ -60,6 +60,7 @@ The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x
         "outer_sum",
         "scatter_add",
         "array_reduction",
+        "host_copy",
     ),
 )
 

@@ -14,11 +14,13 @@ import libcst as cst
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
 from scalarlint.analysis.expression_kinds import DEVICE_ONLY_METHODS, HOST_COPY_FUNCTIONS
 from scalarlint.analysis.host_numpy import HOST_COPIES
+from scalarlint.analysis.imports import qualified_names
 from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_element_lists import element_list_finding
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
+from scalarlint.vendored.locate import setting_module
 
 INFO = CheckInfo(
     code="SL105",
@@ -38,7 +40,8 @@ JAX and TensorFlow stack them on the device and are left alone), as an index in 
 `zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Keras' `get_value(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
-MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `.item()`/`.tolist()` of a
+MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `to_host(x)` (but not the `to_host` of
+`scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), `.item()`/`.tolist()` of a
 value the rule cannot type (only arrays have them; not under an `isinstance` test of host
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
@@ -73,6 +76,7 @@ reduction result. If the conversion is intended and happens once, mark it with
         "running_scan",
         "scatter_add",
         "allow_scalar_block",
+        "host_copy",
     ),
 )
 
@@ -80,6 +84,7 @@ NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
 
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
 TRANSFER_FUNCTIONS = HOST_COPY_FUNCTIONS | HOST_FUNCTIONS
+DECLARED_COPY = "to_host"
 ELEMENT_TRANSFERS = frozenset({"item"}) | ELEMENT_METHODS
 UNKNOWN_RECEIVER_TRANSFERS = frozenset({"item", "tolist"})  # array-only methods, whatever the receiver
 
@@ -166,6 +171,8 @@ def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseEx
         yield listed
         return True
     if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
+        if name[-1] == DECLARED_COPY and _declared_copy(node, ctx):
+            return True  # the runtime's or the vendored helper's to_host: one copy, asked for by name
         if _handed_to_transfer(args[0], ctx):
             yield Finding(INFO.code, node, f"`{name[-1]}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
         return True
@@ -373,6 +380,21 @@ def _device_range_bound(node: cst.Call, args: list[cst.BaseExpression], ctx: Che
                 ctx.severity_for(node),
             )
             return
+
+
+def _declared_copy(node: cst.Call, ctx: CheckContext) -> bool:
+    """``to_host(x)`` imported from ``scalarlint.runtime`` or from the configured
+    ``allow-scalar-import`` module (the vendored helper): intent declared, as with
+    ``allow_scalar``; the one copy the host-copy fix puts before a loop. Another module's
+    ``to_host`` is a transfer like any other."""
+    config = ctx.inference.config
+    declared = {"scalarlint.runtime", setting_module(config.allow_scalar_import)}
+    for qualified in qualified_names(node.func, ctx.inference.scopes.get(node.func)):
+        module, _, last = qualified.rpartition(".")
+        module = module.lstrip(".")
+        if last == DECLARED_COPY and module and any(m == module or m.endswith("." + module) for m in declared):
+            return True
+    return False
 
 
 def _handed_to_transfer(arg: cst.BaseExpression, ctx: CheckContext) -> bool:

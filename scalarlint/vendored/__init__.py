@@ -5,7 +5,7 @@ A project that does not depend on scalarlint still needs *some* ``allow_scalar``
 (``allow_scalar_template.py``, a real module so that the test suite imports and runs it) and
 says what a copy found in a project is.
 
-The text is versioned by its first line, ``# scalarlint-vendored: allow_scalar v1``. Each
+The text is versioned by its first line, ``# scalarlint-vendored: allow_scalar v2``. Each
 released version's digest is kept in ``RELEASED``, and a test fails when the template changes
 without a new version, so a copy can be told apart as current, outdated (an older release,
 untouched), edited (its text is no release of its version: changed or reformatted by hand),
@@ -25,10 +25,11 @@ from pathlib import Path
 __all__ = ["NAME", "RELEASED", "VERSION", "Copy", "State", "digest", "inspect_copy", "template_text"]
 
 NAME = "allow_scalar"
-VERSION = 1
+VERSION = 2
 # version -> sha256 of that release's text (line endings as LF). Never change an entry: add one.
 RELEASED: dict[int, str] = {
     1: "1607561f27ec82362c64a08b4f6068f203a2bfb923e9740c899a5a718151201e",
+    2: "86dbb4e6eaf259e3b513a704f0f67e4ccee3e6d263f39aedfd5152a5ef3f16bf",  # adds to_host
 }
 TEMPLATE = Path(__file__).with_name("allow_scalar_template.py")
 _MARKER = re.compile(r"# scalarlint-vendored: allow_scalar v(\d+)[ \t]*\r?$")

@@ -1,4 +1,4 @@
-# scalarlint-vendored: allow_scalar v1
+# scalarlint-vendored: allow_scalar v2
 """``allow_scalar``: declare an intended single-element access to an array.
 
 ``scalarlint vendor`` wrote this file so that the project can mark scalar
@@ -13,6 +13,12 @@ or as a decorator, ``@allow_scalar`` or ``@allow_scalar()`` (plain and
   ``torch.cuda.set_sync_debug_mode`` (process-global, and only once CUDA is
   initialized) and CuPy's ``cupyx.allow_synchronize`` (per thread);
 * otherwise it does nothing: the code runs as it would without the scope.
+
+``to_host(x)`` copies a whole array to the host once (a NumPy array), so that
+a loop can read its elements there instead of syncing once per element:
+scalarlint's own ``to_host`` where installed, else CuPy's ``get()``,
+PyTorch's ``detach().cpu().numpy()``, and ``numpy.asarray`` for anything
+else (a NumPy array is returned as it is). NumPy is imported only then.
 
 Scopes nest, restore the previous state on exit (exceptions included) and
 are per thread and per asyncio task (a ``ContextVar``); ``scalar_allowed()``
@@ -36,7 +42,7 @@ import warnings
 from types import TracebackType
 from typing import Any, Callable
 
-__all__ = ["allow_scalar", "scalar_allowed"]
+__all__ = ["allow_scalar", "scalar_allowed", "to_host"]
 
 _ALLOWED = contextvars.ContextVar("allow_scalar_vendored", default=False)
 _CO_GENERATOR, _CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x20, 0x80, 0x200
@@ -62,6 +68,22 @@ def scalar_allowed() -> bool:
     if runtime is not None and hasattr(runtime, "scalar_allowed"):
         return bool(runtime.scalar_allowed())
     return _ALLOWED.get()
+
+
+def to_host(x: Any) -> Any:
+    """A host (NumPy) copy of the array ``x``: one transfer, after which its elements
+    are read without a device sync each."""
+    runtime = _scalarlint_runtime()
+    if runtime is not None and hasattr(runtime, "to_host"):
+        return runtime.to_host(x)  # scalarlint: ignore[SL105] (the copy asked for)
+    library = type(x).__module__.partition(".")[0]
+    if library == "numpy":
+        return x
+    if library == "cupy":
+        return x.get()
+    if library == "torch":
+        return x.detach().cpu().numpy()  # scalarlint: ignore[SL105]
+    return importlib.import_module("numpy").asarray(x)
 
 
 class _TorchSyncDebug:

@@ -285,7 +285,7 @@ def test_unsafe_fixes_are_announced_not_shown(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parents[2] / "examples" / "norm_inf_pullback.py"
     code, out = run(["check", str(example)], tmp_path)
     assert code == 1
-    assert "1 more fixable with `--fix --unsafe-fixes`" in out
+    assert "2 more fixable with `--fix --unsafe-fixes`" in out  # the search, and its read (a host copy, the fallback)
     code, out = run(["check", "--unsafe-fixes", str(example)], tmp_path)
     assert "SL103 [*]" in out and "more fixable" not in out
 

@@ -108,7 +108,9 @@ def test_loop_over_data_gets_no_view(snip) -> None:
     assert [d for d in snip.diagnostics(text) if d.code in ("SL101", "SL102")]
     found = snip.fixes_of(text)
     assert found and all("slice" not in f.message and "allow_scalar" not in f.message for _, f in found)
-    assert {f.message for _, f in found} == {"Vectorize the element loop into whole-array statements"}
+    assert {f.message for _, f in found if not f.fallback} == {"Vectorize the element loop into whole-array statements"}
+    assert all(f.message.startswith("Copy `v` to the host once") for _, f in found if f.fallback)
+    assert "dv[:len(v)] = v * dy" in snip.fixed(text).text  # the rewrite wins over the fallback
 
 
 def test_structural_loop_index_is_nonnegative(snip) -> None:

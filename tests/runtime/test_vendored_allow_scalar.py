@@ -396,3 +396,54 @@ def test_interleaved_tasks_keep_cupy_relaxed_until_the_last_scope_closes(fallbac
             asyncio.run(main())
             assert not cupyx.allowed()
     assert seen == [True]
+
+
+# --- to_host: one host copy, so a loop reads elements without a sync each -----------------
+
+
+def test_to_host_without_scalarlint_returns_a_numpy_array_as_it_is(fallback: types.ModuleType) -> None:
+    x = np.arange(4.0)
+    assert fallback.to_host(x) is x
+
+
+def test_to_host_without_scalarlint_copies_a_torch_tensor_to_numpy(fallback: types.ModuleType) -> None:
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    t = torch.arange(3.0, requires_grad=True)
+    host = fallback.to_host(t)
+    assert isinstance(host, np.ndarray) and host.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_to_host_without_scalarlint_asks_cupy_for_its_copy_by_name(fallback: types.ModuleType) -> None:
+    """CuPy refuses ``numpy.asarray``: the helper calls ``get()``, as ``cupy.asnumpy`` does."""
+    fake = type("ndarray", (), {"__module__": "cupy._core.core", "get": lambda self: np.array([7.0])})()
+    assert fallback.to_host(fake).tolist() == [7.0]
+
+
+def test_to_host_without_scalarlint_reads_anything_else_through_numpy(fallback: types.ModuleType) -> None:
+    class Wrapped:
+        def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+            return np.array([1, 2])
+
+    assert fallback.to_host(Wrapped()).tolist() == [1, 2]
+
+
+def test_to_host_with_scalarlint_reads_the_strict_array_without_a_scope(helper: types.ModuleType) -> None:
+    x = strict(np.arange(4.0))
+    with disallow_scalar():
+        host = helper.to_host(x)
+        assert isinstance(host, np.ndarray) and float(host[3]) == 3.0
+    with pytest.raises(ScalarIndexingError):
+        x[3]
+
+
+def test_to_host_imports_nothing_outside_the_standard_library_without_scalarlint(helper_folder: Path) -> None:
+    script = BLOCK_SCALARLINT + textwrap.dedent(
+        """
+        import sys
+        from _allow_scalar import to_host
+        print(sorted(m for m in ("numpy", "torch", "cupy", "scalarlint") if m in sys.modules))
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=helper_folder, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
