@@ -11,16 +11,20 @@ What it rewrites
             y0 = int(rois[i, 0] * scale)  ->  for i in range(n_rois):
                                                   y0 = int(rois_host[i, 0] * scale)
 
-    One transfer replaces one sync per element. The findings it answers are those the copy
-    removes: the reads of the copied arrays, their unpacking into Python names, a loop whose
-    only element accesses are such reads, and host conversions (``int``, ``round``, Python's
-    ``max``, tests in ``if``) of values computed only from such reads and host numbers.
+    A one-dimensional array the loop iterates (``for i, n in enumerate(lengths)``) is iterated
+    from its copy in the same way. One transfer replaces one sync per element. The findings it
+    answers are those the copy removes: the reads of the copied arrays, their unpacking into
+    Python names, the iteration, a loop whose only element accesses are such reads, and host
+    conversions (``int``, ``round``, Python's ``max``, tests in ``if``, slice bounds) of values
+    computed only from such elements and host numbers.
 
 When it is offered
     Inside a loop over data (the outermost one of the function: the copy is made once per call
-    of the rule), for arrays that the loop reads one element (or one unpacked row) at a time and
-    uses in no other way than ``len()``, ``.shape``, ``.ndim``, ``.size`` and ``.dtype``: an
-    array the loop writes, rebinds, slices or hands to a function keeps its device reads.
+    of the rule), for arrays that the loop reads one element (or one unpacked row) at a time, or
+    iterates when they are one-dimensional by evidence (rows of a matrix would become host
+    arrays beside device ones), and uses in no other way than ``len()``, ``.shape``, ``.ndim``,
+    ``.size`` and ``.dtype``: an array the loop writes, rebinds, slices or hands to a function
+    keeps its device reads.
     Writes are never answered (SL102): the array written stays on the device.
 
 Applicability
@@ -42,6 +46,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.kinds import Doubt
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Edit, Fix
@@ -63,17 +68,22 @@ FIRST_VERSION_WITH_IT = 2  # of the vendored helper
 HOST_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 # Python's own functions of numbers: host numbers in, host numbers out
 HOST_BUILTINS = frozenset({"int", "float", "round", "max", "min", "abs", "bool", "divmod", "pow", "len"})
+ITERATED = "iterated"
 OLD_HELPER = "the vendored helper predates `to_host`: run `scalarlint vendor` to update it"
 
 
 class HoistPlan:
-    """What one loop's host copies are: the loop, the copied arrays (name -> copy's name) and
-    the element reads that move to the copies. Worked out once per loop."""
+    """What one loop's host copies are: the loop, the copied arrays (name -> copy's name), the
+    element reads and the iterations of one-dimensional arrays that move to the copies. Worked
+    out once per loop."""
 
-    def __init__(self, loop: cst.For | cst.While, copies: dict[str, str], reads: list[cst.Subscript]) -> None:
+    def __init__(
+        self, loop: cst.For | cst.While, copies: dict[str, str], reads: list[cst.Subscript], iterated: list[cst.Name]
+    ) -> None:
         self.loop = loop
         self.copies = copies
         self.reads = reads
+        self.iterated = iterated  # ``for v in lengths``: the iterable's name, which moves to the copy
 
 
 def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
@@ -126,6 +136,7 @@ def _make_plan(analyzer: AnalyzedFile, loop: cst.For | cst.While) -> HoistPlan |
     if not isinstance(analyzer.parents.get(loop), (cst.IndentedBlock, cst.Module)):
         return None
     reads: dict[str, list[cst.Subscript]] = {}
+    iterated: dict[str, list[cst.Name]] = {}
     refused: set[str] = set()
     for name in _names(loop):
         use = _use_of(analyzer, name)
@@ -133,18 +144,26 @@ def _make_plan(analyzer: AnalyzedFile, loop: cst.For | cst.While) -> HoistPlan |
             refused.add(name.value)
         elif isinstance(use, cst.Subscript):
             reads.setdefault(name.value, []).append(use)
+        elif use == ITERATED:
+            iterated.setdefault(name.value, []).append(name)
     inference = analyzer.context.inference
     taken = _names_taken(analyzer, loop)
     copies: dict[str, str] = {}
     kept: list[cst.Subscript] = []
-    for array, subscripts in reads.items():
-        if array in refused or not _device_array(analyzer, subscripts[0].value):
+    walked: list[cst.Name] = []
+    for array in dict.fromkeys([*reads, *iterated]):
+        subscripts, loops = reads.get(array, []), iterated.get(array, [])
+        first = subscripts[0].value if subscripts else loops[0]
+        if array in refused or not _device_array(analyzer, first):
             continue
-        if not any(inference.selects_element(s) or _unpacked(analyzer, s) for s in subscripts):
+        if loops and inference.kind(first).rank != 1:
+            continue  # rows of a matrix would become host arrays next to device ones
+        if not loops and not any(inference.selects_element(s) or _unpacked(analyzer, s) for s in subscripts):
             continue
         copies[array] = _fresh(f"{array}_host", taken)
         kept.extend(subscripts)
-    return HoistPlan(loop, copies, kept) if copies else None
+        walked.extend(loops)
+    return HoistPlan(loop, copies, kept, walked) if copies else None
 
 
 def _names(loop: cst.CSTNode) -> Iterable[cst.Name]:
@@ -171,11 +190,25 @@ def _use_of(analyzer: AnalyzedFile, name: cst.Name) -> cst.Subscript | str | Non
         return parent if element and not sliced else None
     if isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value in HOST_ATTRIBUTES:
         return "host"
+    if _iterated(analyzer, name):
+        return ITERATED
     if isinstance(parent, cst.Arg):
         call = analyzer.parents.get(parent)
         if isinstance(call, cst.Call) and call_name(call.func) == ["len"]:
             return "host"
     return None
+
+
+def _iterated(analyzer: AnalyzedFile, name: cst.Name) -> bool:
+    """``for v in name``, ``for i, v in enumerate(name)``, ``reversed(name)``, ``zip(name, ...)``."""
+    parent = analyzer.parents.get(name)
+    if isinstance(parent, cst.For):
+        return parent.iter is name
+    if not isinstance(parent, cst.Arg) or parent.keyword is not None:
+        return False
+    call = analyzer.parents.get(parent)
+    loop = analyzer.parents.get(call) if isinstance(call, cst.Call) else None
+    return isinstance(loop, cst.For) and loop.iter is call and call_name(call.func) in (["enumerate"], ["reversed"], ["zip"])
 
 
 def _bound(analyzer: AnalyzedFile, name: cst.Name) -> bool:
@@ -212,8 +245,11 @@ def _unpacked(analyzer: AnalyzedFile, subscript: cst.Subscript) -> bool:
 
 
 def _device_array(analyzer: AnalyzedFile, name: cst.BaseExpression) -> bool:
+    """An array the checks read as a device array: one by evidence, or a rule's or helper's
+    parameter (``batch_sizes``), whose element reads they report. (Had it been a tuple after
+    all, ``to_host`` makes a NumPy array of it, with the same values.)"""
     kind = analyzer.context.inference.kind(name)
-    return kind.is_array and kind.is_device and not kind.doubt
+    return kind.is_array and kind.doubt <= Doubt.PARAMETER
 
 
 def _names_taken(analyzer: AnalyzedFile, loop: cst.CSTNode) -> set[str]:
@@ -242,11 +278,21 @@ def _answers(finding: Finding, analyzer: AnalyzedFile, plan: HoistPlan) -> bool:
     if finding.code == "SL104":
         if isinstance(node, cst.Assign):
             return any(node.value is read for read in plan.reads)
+        if _iterates_only_copies(analyzer, plan, node):
+            return True
         return _loop_reads_only_copies(finding, analyzer, plan)
     if finding.code == "SL105":
         values = [a.value for a in node.args] if isinstance(node, cst.Call) else [node]
         return bool(values) and all(_host_after(analyzer, plan, v, set()) for v in values)
     return False
+
+
+def _iterates_only_copies(analyzer: AnalyzedFile, plan: HoistPlan, iterable: cst.CSTNode) -> bool:
+    """A loop header (``enumerate(lengths)``) whose every array is iterated from its copy."""
+    moved = {id(n) for n in plan.iterated}
+    names = [n for n in walk(iterable) if isinstance(n, cst.Name)]
+    arrays = [n for n in names if id(n) in moved or _device_array(analyzer, n)]
+    return bool(arrays) and all(id(n) in moved for n in arrays)
 
 
 def _loop_reads_only_copies(finding: Finding, analyzer: AnalyzedFile, plan: HoistPlan) -> bool:
@@ -292,22 +338,35 @@ def _name_host_after(analyzer: AnalyzedFile, plan: HoistPlan, name: cst.Name, se
         if target in seen:
             continue  # a value carried around the loop: host when every other source is
         seen.add(target)
+        header = _for_header(analyzer, target)
+        if header is not None:
+            if not _iterates_only_copies(analyzer, plan, header.iter):
+                return False  # an element of a device array, or of something else
+            continue
         source = _assigned_value(analyzer, target)
         if source is None or not _host_after(analyzer, plan, source, seen):
             return False
     return True
 
 
+def _for_header(analyzer: AnalyzedFile, target: cst.CSTNode) -> cst.For | None:
+    """The ``for`` statement whose target binds ``target``, if any."""
+    for parent in ancestors(analyzer, target):
+        if isinstance(parent, cst.For):
+            return parent if any(n is target for n in walk(parent.target)) else None
+        if isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            return None
+    return None
+
+
 def _assigned_value(analyzer: AnalyzedFile, target: cst.CSTNode) -> cst.BaseExpression | None:
     """What an assignment of ``target`` stores: the value of ``target = v`` or ``target += v``,
-    the whole right side of an unpacking (``a, b = rois[i]``), the range of a ``for`` loop."""
+    the whole right side of an unpacking (``a, b = rois[i]``)."""
     for parent in ancestors(analyzer, target):
         if isinstance(parent, cst.Assign):
             return parent.value
         if isinstance(parent, (cst.AugAssign, cst.AnnAssign)):
             return parent.value
-        if isinstance(parent, cst.For):
-            return parent.iter if any(n is target for n in walk(parent.target)) else None
         if isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
             return None
     return None
@@ -329,12 +388,16 @@ def _edit(analyzer: AnalyzedFile, plan: HoistPlan, to_host: str) -> Edit | None:
     """The loop, its copied reads renamed, after one ``copy = to_host(array)`` per array
     (comments above the loop stay above the copies)."""
     moved = {id(read) for read in plan.reads}
+    walked = {id(name) for name in plan.iterated}
 
     class ReadTheCopies(cst.CSTTransformer):
         def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.Subscript:
             if id(original) in moved and isinstance(updated.value, cst.Name):
                 return updated.with_changes(value=cst.Name(plan.copies[updated.value.value]))
             return updated
+
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+            return updated.with_changes(value=plan.copies[updated.value]) if id(original) in walked else updated
 
     new_loop = plan.loop.visit(ReadTheCopies())
     assert isinstance(new_loop, (cst.For, cst.While))

@@ -179,3 +179,46 @@ def test_only_the_runtimes_or_the_helpers_to_host_is_declared_intent(snip, modul
     text = f"from {module} import to_host\n\n\ndef rrule_f(x):\n    h = to_host(x)\n\n    def f_pullback(dy):\n        return (dy * h.sum(),)\n\n    return x, f_pullback\n"
     found = [d for d in snip.diagnostics(text) if d.code == "SL105"]
     assert bool(found) is reported
+
+
+SEGMENTS = '''\
+import array_api_compat
+
+
+def segment_sum_backward(dY, lengths, n_rows):
+    xp = array_api_compat.array_namespace(dY)
+    dX = xp.zeros((n_rows, dY.shape[1]), dtype=dY.dtype)
+    start = 0
+    for i, length in enumerate(lengths):
+        if length < 0:
+            raise ValueError("negative length")
+        elif length:
+            dX[start:start + length] = dY[i:i + 1]
+            start += length
+    return dX
+'''
+
+
+def test_a_one_dimensional_array_the_loop_iterates_is_iterated_from_its_copy(snip) -> None:
+    text = SEGMENTS.replace("def segment_sum_backward(dY, lengths, n_rows):", "def segment_sum_backward(dY, lengths: Ints1d, n_rows):")
+    text = "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from thinc.types import Ints1d\n" + text
+    outcome = snip.fixed(text)
+    assert "    lengths_host = to_host(lengths)\n    for i, length in enumerate(lengths_host):\n" in outcome.text
+    assert outcome.remaining == []
+    original, fixed = _load(text, "segment_sum_backward"), _load(outcome.text, "segment_sum_backward")
+    dY, lengths = np.arange(6.0).reshape(3, 2), np.array([2, 0, 3])
+    expected = original(dY, lengths, 5)
+    np.testing.assert_array_equal(fixed(dY, lengths, 5), expected)
+    with disallow_scalar():
+        with pytest.raises(ScalarIndexingError):
+            original(strict(dY), strict(lengths), 5)
+        np.testing.assert_array_equal(to_host(fixed(strict(dY), strict(lengths), 5)), expected)
+
+
+def test_an_array_of_unknown_rank_is_not_iterated_from_a_copy(snip) -> None:
+    """Its rows would be host arrays in device arithmetic (CuPy refuses to mix them)."""
+    text = SEGMENTS.replace("lengths, n_rows):", "lengths: Floats2d, n_rows):").replace("if length < 0:", "if length[0] < 0:")
+    text = "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from thinc.types import Floats2d\n" + text
+    assert any(d.code == "SL104" and "iteration" in d.message for d in snip.diagnostics(text))
+    fixed = snip.fixed(text).text
+    assert "to_host(lengths)" not in fixed
