@@ -131,6 +131,22 @@ def settings_fingerprint(config: Config) -> str:
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
 
 
+def _helper_stamp(config: Config) -> str:
+    """Size and time of the project's own ``allow-scalar-import`` module, where it is one: which
+    fixes import from it depends on its version (``to_host`` came with v2), so a findings entry
+    made before ``scalarlint vendor`` updated it must not be served after."""
+    if not config.allow_scalar_import_configured:
+        return ""
+    from scalarlint.vendored.locate import module_file, setting_module
+
+    found = module_file(setting_module(config.allow_scalar_import), Path(config.root))
+    try:
+        info = os.stat(found) if found is not None else None
+    except OSError:
+        return ""
+    return f"{found}\0{info.st_size}\0{info.st_mtime_ns}" if info is not None else ""
+
+
 def content_digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
@@ -180,7 +196,7 @@ class Cache:
 
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
-        self.salt = f"{_checker_fingerprint()}\0{settings_fingerprint(config)}\0{config.scope}"
+        self.salt = f"{_checker_fingerprint()}\0{settings_fingerprint(config)}\0{config.scope}\0{_helper_stamp(config)}"
         self.hits = 0
         self.misses = 0
         self.write_errors = 0

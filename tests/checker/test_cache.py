@@ -185,6 +185,25 @@ def test_a_changed_setting_or_declared_dependency_is_not_served_stale(tmp_path: 
     assert _report(after) == _report(_run(pkg, None))
 
 
+def test_an_updated_vendored_helper_is_not_served_stale(tmp_path: Path) -> None:
+    """Which fixes import from the project's own helper depends on its version (``to_host``
+    came with v2): after ``scalarlint vendor`` rewrites it, the findings are worked out again."""
+    from scalarlint.config import config_from_table
+    from scalarlint.vendored import template_text
+
+    pkg = _project(tmp_path)
+    helper = pkg / "_allow_scalar.py"
+    helper.write_text(template_text().replace("def to_host(", "def _no_to_host("))
+    config = config_from_table({"allow-scalar-import": "pkg._allow_scalar"}, str(tmp_path))
+    check_paths([pkg], config, jobs=1, cache=Cache(tmp_path / "cache", config))
+    warm = check_paths([pkg], config, jobs=1, cache=Cache(tmp_path / "cache", config))
+    assert warm.stats is not None and warm.stats.analysed == 0
+    helper.write_text(template_text())
+    after = check_paths([pkg], config, jobs=1, cache=Cache(tmp_path / "cache", config))
+    assert after.stats is not None and any(p.endswith("rules.py") for p in after.stats.analysed_paths)
+    assert _report(after) == _report(check_paths([pkg], config, jobs=1, cache=None))
+
+
 def _cli(*args: str, cwd: Path) -> tuple[int, str]:
     old = Path.cwd()
     os.chdir(cwd)
