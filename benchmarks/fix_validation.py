@@ -128,6 +128,10 @@ CASES: tuple[Case, ...] = (
         "indexing", "rrule_getindex_many", "getindex",
         lambda r, n: (_smooth(r, n), r.integers(0, n, size=2 * n)),
     ),
+    Case(
+        "indexing", "rrule_getindex_skipping", "getindex",
+        lambda r, n: (_smooth(r, n), r.integers(0, n, size=2 * n)),
+    ),
     Case("indexing", "rrule_last", "getindex", lambda r, n: (_smooth(r, n),), lambda a: (a[0], np.asarray([a[0].shape[0] - 1]))),
     Case("indexing", "rrule_cumsum", "cumsum", lambda r, n: (_smooth(r, n),)),
     Case("indexing", "rrule_clip", "clip", lambda r, n: (_vector(r, n), -1.0, 2.0)),

@@ -29,6 +29,25 @@ def rrule_getindex_many(x, idx):
     return y, getindex_many_pullback
 
 
+def rrule_getindex_skipping(x, idx):
+    """Gather with repeated indices; the pullback reads each index on the host and skips
+    negative ones with ``continue`` (no whole-array form): one sync per index until the
+    index array is copied to the host once."""
+    xp = array_api_compat.array_namespace(x)
+    y = xp.take(x, idx)
+
+    def getindex_skipping_pullback(dy):
+        dx = xp.zeros_like(x)
+        for k in range(idx.shape[0]):
+            i = int(idx[k])
+            if i < 0:
+                continue
+            dx[i:i + 1] += dy[k:k + 1]
+        return dx, None
+
+    return y, getindex_skipping_pullback
+
+
 def rrule_last(x):
     """The last element as a size-1 vector; the pullback writes it back by a negative literal."""
     xp = array_api_compat.array_namespace(x)
