@@ -24,7 +24,9 @@ When it is offered
     iterates when they are one-dimensional by evidence (rows of a matrix would become host
     arrays beside device ones), and uses in no other way than ``len()``, ``.shape``, ``.ndim``,
     ``.size`` and ``.dtype``: an array the loop writes, rebinds, slices or hands to a function
-    keeps its device reads.
+    keeps its device reads. And only where every value read is used as one number
+    (``number_uses``): the checks cannot always tell an element of an array of unknown rank
+    from a row of a batch, and a row copied to the host would meet device arrays.
     Writes are never answered (SL102): the array written stays on the device.
 
 Applicability
@@ -55,6 +57,7 @@ from scalarlint.vendored.locate import module_file, setting_module
 
 from .cst_helpers import ancestors, assignments_of
 from .loop_names import loops_around
+from .number_uses import name_used_as_number, used_as_number
 from .outcomes import Declined
 from .runtime_import import imported_name
 from .statements import replace_statements
@@ -160,10 +163,23 @@ def _make_plan(analyzer: AnalyzedFile, loop: cst.For | cst.While) -> HoistPlan |
             continue  # rows of a matrix would become host arrays next to device ones
         if not loops and not any(inference.selects_element(s) or _unpacked(analyzer, s) for s in subscripts):
             continue
+        if not all(used_as_number(analyzer, s) for s in subscripts) or not all(_elements_used_as_numbers(analyzer, n) for n in loops):
+            continue  # a row or a slab handed on whole: a host copy would mix host and device arrays
         copies[array] = _fresh(f"{array}_host", taken)
         kept.extend(subscripts)
         walked.extend(loops)
     return HoistPlan(loop, copies, kept, walked) if copies else None
+
+
+def _elements_used_as_numbers(analyzer: AnalyzedFile, iterated: cst.Name) -> bool:
+    """``for i, n in enumerate(lengths)``: whether ``n`` (the element) is only used as a number."""
+    loop = next(a for a in ancestors(analyzer, iterated) if isinstance(a, cst.For))
+    target = loop.target
+    if isinstance(loop.iter, cst.Call) and call_name(loop.iter.func) == ["enumerate"]:
+        if not isinstance(target, cst.Tuple) or len(target.elements) != 2:
+            return False
+        target = target.elements[1].value
+    return isinstance(target, cst.Name) and name_used_as_number(analyzer, target)
 
 
 def _names(loop: cst.CSTNode) -> Iterable[cst.Name]:

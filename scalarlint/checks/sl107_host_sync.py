@@ -12,7 +12,7 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.inference import call_name, positional
-from scalarlint.analysis.kinds import Tag
+from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.diagnostics import Severity
 
@@ -51,8 +51,12 @@ NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Assert)
 
 
 def _is_device(expr: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """A device value, but not one element of an array (that conversion is SL105's)."""
-    return ctx.inference.kind(expr).tag in (Tag.DEVICE_SCALAR, Tag.ARRAY) and not ctx.inference.is_element_value(expr)
+    """A device value, but not one element of an array (that conversion is SL105's), nor a
+    value read from a host copy (``to_host(x)[i]``, ``x.get()``: host data by then)."""
+    kind = ctx.inference.kind(expr)
+    if kind.tag not in (Tag.DEVICE_SCALAR, Tag.ARRAY) or kind.doubt >= Doubt.HOST_COPY:
+        return False
+    return not ctx.inference.is_element_value(expr)
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:

@@ -222,3 +222,72 @@ def test_an_array_of_unknown_rank_is_not_iterated_from_a_copy(snip) -> None:
     assert any(d.code == "SL104" and "iteration" in d.message for d in snip.diagnostics(text))
     fixed = snip.fixed(text).text
     assert "to_host(lengths)" not in fixed
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "    ys = []\n    for i in range(len(x)):\n        ys.append(inverse(x[i]))\n    return xp.stack(ys)\n",  # a batch of matrices
+        "    out = xp.zeros_like(x)\n    for i in range(len(x)):\n        src = x[i]\n        if src.shape[0] > 0:\n            out[i] = src * 2\n    return out\n",
+        "    out = xp.zeros_like(x)\n    for i in range(len(x)):\n        row = x[i]\n        out[i] = row[0]\n    return out\n",
+    ],
+    ids=["handed-to-a-function", "used-as-an-array", "indexed-again"],
+)
+def test_a_read_used_as_a_row_or_slab_keeps_its_array_on_the_device(snip, loop: str) -> None:
+    """The checks cannot tell ``x[i]`` of a batch from an element; its uses can."""
+    text = "import array_api_compat\n\n\ndef rrule_f(x, inverse):\n    xp = array_api_compat.array_namespace(x)\n" + loop
+    assert [d for d in snip.diagnostics(text) if d.code in ("SL101", "SL102", "SL104")]
+    assert "to_host" not in snip.fixed(text).text
+
+
+HELPERS = '''\
+import numpy
+
+
+def bounds(p, limit):
+    if p < -1 or p > limit:
+        return None, None
+    low = int(numpy.floor(p))
+    return p, low
+
+
+def first(p):
+    return p
+'''
+
+
+def _package(root: Path, rule: str) -> Path:
+    (root / "pkg").mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "mine"\ndependencies = ["numpy", "scalarlint"]\n')
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "helpers.py").write_text(HELPERS)
+    path = root / "pkg" / "rules.py"
+    path.write_text(rule)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("use", "copied"),
+    [
+        ("        y, low = bounds(rois[k] * 2.0, 8)\n        if y is None:\n            continue\n        out[k] = y - low\n", True),
+        ("        y = first(rois[k])\n        if k > 2:\n            continue\n        out[k] = y.sum()\n", False),
+    ],
+    ids=["number-in-number-out", "returned-and-used-as-an-array"],
+)
+def test_a_helper_imported_from_the_same_package_is_followed(tmp_path: Path, use: str, copied: bool) -> None:
+    rule = (
+        "from array_api_compat import array_namespace\n\nfrom .helpers import bounds, first\n\n\n"
+        "def box_backward(rois):\n    xp = array_namespace(rois)\n    out = xp.zeros_like(rois)\n"
+        "    for k in range(rois.shape[0]):\n" + use + "    return out\n"
+    )
+    path = _package(tmp_path, rule)
+    outcome = fix_source(SourceFile(str(path), rule, "utf-8", rule.encode()), config_from_table({}, str(tmp_path)), True)
+    assert ("rois_host = to_host(rois)" in outcome.text) is copied, outcome.text
+
+
+def test_elements_of_the_copy_are_not_device_values_for_sl107(snip) -> None:
+    """``int()`` of an element read from the copy waits for nothing (SL107, opt-in)."""
+    from scalarlint.config import Config
+
+    fixed = snip.fixed(RULE).text
+    assert not [d for d in snip.diagnostics(fixed, Config(select=("ALL",))) if d.code == "SL107"]
