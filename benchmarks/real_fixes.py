@@ -104,10 +104,9 @@ PROJECTS: dict[str, Project] = {
             "chainer/graph_optimizations/static_graph.py": ("tests/chainer_tests/graph_optimization_tests/test_static_graph_models.py",),
         },
         why_failing=(
-            "`test_int` uses `numpy.int`, gone since NumPy 1.24 (chainer 7.8.1 predates it); "
-            "`test_sparse_matmul.py` fails for its float16 cases (432 tests): SciPy 1.17's sparse "
-            "matrices refuse float16 (`ValueError: scipy.sparse does not support dtype float16`), "
-            "before and after fixing alike."
+            "`test_int` uses `numpy.int`, gone since NumPy 1.24 (chainer 7.8.1 predates it). "
+            "(Where a fix changes `sparse_matmul.py`, its tests' float16 cases fail too, before and "
+            "after alike: SciPy 1.17's sparse matrices refuse float16.)"
         ),
         note=f"repository tag v7.8.1; CPU tests only (`-m \"{CHAINER_CPU}\"`); warnings not errors (`-o filterwarnings=`)",
     ),
