@@ -96,10 +96,19 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     plan = _plan(analyzer, loop)
     if plan is None or not _answers(finding, analyzer, plan):
         return []
+    cache = analyzer.context.inference.cache
+    key = ("host-copy-fix", loop)
+    if key not in cache:  # one rewrite of the loop, shared by every finding it answers
+        cache[key] = _loop_fixes(analyzer, plan)
+    return cache[key]  # type: ignore[return-value]
+
+
+def _loop_fixes(analyzer: AnalyzedFile, plan: HoistPlan) -> list[Fix] | Declined:
     module_path = setting_module(analyzer.config.allow_scalar_import)
     if _helper_lacks_it(analyzer, module_path):
         return Declined(OLD_HELPER)
-    name, import_edit, blocked = imported_name(analyzer, loop, module_path, NAME, analyzer.config.allow_scalar_import_configured)
+    configured = analyzer.config.allow_scalar_import_configured
+    name, import_edit, blocked = imported_name(analyzer, plan.loop, module_path, NAME, configured)
     if name is None:
         return []
     edit = _edit(analyzer, plan, name)
