@@ -4,13 +4,15 @@
 in the fixer's view, but ROI code imports its bound helpers from a sibling module
 (``from chainer.functions.pooling.roi_average_align_2d import _get_bounds``). This module finds
 that function's source, as Python's import system would below the file's own top-level
-package, and offers it parsed, with parents and scopes but no inference (``ForeignModule``):
-what a parameter's uses are is syntax. A module outside the project (an installed package) is
+package, and offers the function alone, parsed, with parents and scopes but no inference
+(``ForeignModule``): what a parameter's uses are is syntax. (Names it takes from its own module
+are unknown there, so a helper it calls in turn counts as an unknown function.) A module outside the project (an installed package) is
 not read: its helpers count as unknown functions.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,7 +83,7 @@ def imported_function(analyzer: Any, name: cst.Name) -> tuple[ForeignModule, cst
     path = _module_path(analyzer.source.path, statement)
     if original is None or path is None:
         return None
-    foreign = _read(str(path), path.stat().st_mtime_ns)
+    foreign = _read(str(path), path.stat().st_mtime_ns, original)
     function = foreign.function(original) if foreign is not None else None
     return (foreign, function) if foreign is not None and function is not None else None
 
@@ -123,13 +125,24 @@ def _module_path(importer: str, statement: cst.ImportFrom) -> Path | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _read(path: str, mtime_ns: int) -> ForeignModule | None:
-    """The module at ``path``, parsed once per version (``mtime_ns`` is part of the key)."""
+def _read(path: str, mtime_ns: int, function: str) -> ForeignModule | None:
+    """The top-level ``def function`` of the module at ``path``, alone in a module of its own,
+    parsed once per version of the file (``mtime_ns`` is part of the key). Python's own parser
+    finds its lines; only those go through libcst, whose parse and scope analysis of a whole
+    module would cost more than the rest of the fix."""
     try:
         raw = Path(path).read_bytes()
         if len(raw) > MAX_FILE_BYTES:
             return None
-        wrapper = MetadataWrapper(cst.parse_module(raw), unsafe_skip_copy=True)
+        text = raw.decode("utf-8")
+        found = next(
+            (n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == function), None
+        )
+        if found is None or found.end_lineno is None:
+            return None
+        first = min([found.lineno, *(d.lineno for d in found.decorator_list)])
+        lines = text.splitlines(keepends=True)[first - 1 : found.end_lineno]
+        wrapper = MetadataWrapper(cst.parse_module("".join(lines)), unsafe_skip_copy=True)
         parents = wrapper.resolve(ParentNodeProvider)
         scopes = wrapper.resolve(ScopeProvider)
     except Exception:  # unreadable, not Python, too new a syntax: the helper stays unknown
