@@ -134,13 +134,20 @@ def test_a_loop_without_an_obstacle_is_vectorized_instead(snip) -> None:
     assert "to_host" not in fixed and "for k in" not in fixed
 
 
-def _project(root: Path, helper: str) -> tuple[Path, object]:
+def _package(root: Path, rule: str, modules: dict[str, str], dependencies: str = '"numpy"') -> Path:
+    """A project ``pkg`` holding ``rules.py`` (``rule``) beside ``modules``; its path."""
     (root / "pkg").mkdir()
-    (root / "pyproject.toml").write_text('[project]\nname = "mine"\ndependencies = ["numpy"]\n')
+    (root / "pyproject.toml").write_text(f'[project]\nname = "mine"\ndependencies = [{dependencies}]\n')
     (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "_allow_scalar.py").write_text(helper)
+    for name, text in modules.items():
+        (root / "pkg" / name).write_text(text)
     path = root / "pkg" / "rules.py"
-    path.write_text(RULE)
+    path.write_text(rule)
+    return path
+
+
+def _project(root: Path, helper: str) -> tuple[Path, object]:
+    path = _package(root, RULE, {"_allow_scalar.py": helper})
     return path, config_from_table({"allow-scalar-import": "pkg._allow_scalar"}, str(root))
 
 
@@ -256,16 +263,6 @@ def first(p):
 '''
 
 
-def _package(root: Path, rule: str) -> Path:
-    (root / "pkg").mkdir()
-    (root / "pyproject.toml").write_text('[project]\nname = "mine"\ndependencies = ["numpy", "scalarlint"]\n')
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "helpers.py").write_text(HELPERS)
-    path = root / "pkg" / "rules.py"
-    path.write_text(rule)
-    return path
-
-
 @pytest.mark.parametrize(
     ("use", "copied"),
     [
@@ -280,7 +277,7 @@ def test_a_helper_imported_from_the_same_package_is_followed(tmp_path: Path, use
         "def box_backward(rois):\n    xp = array_namespace(rois)\n    out = xp.zeros_like(rois)\n"
         "    for k in range(rois.shape[0]):\n" + use + "    return out\n"
     )
-    path = _package(tmp_path, rule)
+    path = _package(tmp_path, rule, {"helpers.py": HELPERS}, '"numpy", "scalarlint"')
     outcome = fix_source(SourceFile(str(path), rule, "utf-8", rule.encode()), config_from_table({}, str(tmp_path)), True)
     assert ("rois_host = to_host(rois)" in outcome.text) is copied, outcome.text
 
