@@ -131,7 +131,7 @@ def test_fix_validation_on_a_strict_device(tmp_path: Path, device: str) -> None:
     if device == "strict":  # the strict array is the reference of this comparison: it must agree with itself
         assert status == 0 and "all agree; no sync where the strict array says clean" in text
     else:
-        assert (status == 0) == ("Summary: 56 fixed rules on torch-strict: all agree; no sync" in text)
+        assert (status == 0) == (f"Summary: {len(_load('fix_validation').CASES)} fixed rules on torch-strict: all agree; no sync" in text)
 
 
 def test_the_sync_probe_tells_a_sync_from_a_rule_that_does_not_run() -> None:
@@ -289,7 +289,8 @@ def test_gpu_run_cpu_quick_writes_tables_and_a_summary(tmp_path: Path) -> None:
     assert "- backends: strict, torch-strict" in summary
     assert re.search(r"\| setup \| pass \| \d+ \| – \| already importable \|", summary)
     assert re.search(r"\| verify-strict \| pass \| \d+ \| gpu_verify_strict.md \| Summary: 36 rule variants, all agree", summary)
-    assert re.search(r"\| fixval-strict \| pass \| \d+ \| fix_validation_strict.md \| Summary: 56 fixed rules on strict", summary)
+    rules = len(_load("fix_validation").CASES)  # every rule of the fix-validation corpus
+    assert re.search(rf"\| fixval-strict \| pass \| \d+ \| fix_validation_strict.md \| Summary: {rules} fixed rules on strict", summary)
     assert "verify-torch-strict" not in summary and "All stages passed." in summary
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "fix_validation_strict.md", "gpu_verify_strict.md", "run.log", "summary.md",
