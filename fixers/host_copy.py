@@ -45,6 +45,7 @@ answer ``copy_answers``'s.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,7 +53,7 @@ import libcst as cst
 
 from scalarlint.diagnostics import Applicability, Edit, Fix
 from scalarlint.vendored import inspect_copy
-from scalarlint.vendored.locate import module_file, setting_module
+from scalarlint.vendored.locate import configured_file, setting_module
 
 from .copy_answers import answers
 from .copy_plan import HoistPlan, outermost_data_loop, plan_for
@@ -85,7 +86,7 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
 
 def _loop_fixes(analyzer: AnalyzedFile, plan: HoistPlan) -> list[Fix] | Declined:
     module_path = setting_module(analyzer.config.allow_scalar_import)
-    if _helper_lacks_it(analyzer, module_path):
+    if _helper_lacks_it(analyzer):
         return Declined(OLD_HELPER)
     configured = analyzer.config.allow_scalar_import_configured
     name, import_edit, blocked = imported_name(analyzer, plan.loop, module_path, NAME, configured)
@@ -130,20 +131,29 @@ def _edit(analyzer: AnalyzedFile, plan: HoistPlan, to_host: str) -> Edit | None:
     return replace_statements(analyzer, plan.loop, plan.loop, [*copies, new_loop.with_changes(leading_lines=())])
 
 
-def _helper_lacks_it(analyzer: AnalyzedFile, module_path: str) -> bool:
+def _helper_lacks_it(analyzer: AnalyzedFile) -> bool:
     """Whether the configured helper module is in the project but has no ``to_host``: a
     vendored copy older than v2, or the user's own module without one."""
-    if module_path == "scalarlint.runtime":
-        return False
-    found = module_file(module_path, Path(analyzer.config.root))
+    found = configured_file(analyzer.config)
     if found is None:
-        return False  # an installed package: its import is the user's to check
-    copy = inspect_copy(found)
+        return False  # scalarlint.runtime, or an installed package: its import is the user's to check
+    try:
+        stamp = found.stat().st_mtime_ns
+    except OSError:
+        return True
+    return _file_lacks_to_host(str(found), stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _file_lacks_to_host(path: str, mtime_ns: int) -> bool:
+    """``_helper_lacks_it`` for one version of the file (``mtime_ns``): read once per run, not
+    once per loop that gets a copy."""
+    copy = inspect_copy(Path(path))
     if copy is None:
         return True
     if copy.version is not None:
         return copy.version < FIRST_VERSION_WITH_IT
     try:
-        return f"def {NAME}(" not in found.read_text(encoding="utf-8")
+        return f"def {NAME}(" not in Path(path).read_text(encoding="utf-8")
     except OSError:
         return True

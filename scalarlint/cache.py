@@ -135,11 +135,9 @@ def _helper_stamp(config: Config) -> str:
     """Size and time of the project's own ``allow-scalar-import`` module, where it is one: which
     fixes import from it depends on its version (``to_host`` came with v2), so a findings entry
     made before ``scalarlint vendor`` updated it must not be served after."""
-    if not config.allow_scalar_import_configured:
-        return ""
-    from scalarlint.vendored.locate import module_file, setting_module
+    from scalarlint.vendored.locate import configured_file
 
-    found = module_file(setting_module(config.allow_scalar_import), Path(config.root))
+    found = configured_file(config)
     try:
         info = os.stat(found) if found is not None else None
     except OSError:

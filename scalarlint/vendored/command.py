@@ -25,7 +25,7 @@ from scalarlint.output.github import display_path
 from . import VERSION, State, inspect_copy, template_text
 from scalarlint.atomic_text import write_text_atomic
 from .configure import ConfigureError, set_allow_scalar_import
-from .locate import DEFAULT_FILE, default_target, module_file, module_name, planned_file, setting_module
+from .locate import DEFAULT_FILE, configured_file, default_target, module_name, planned_file, setting_module
 
 
 class VendorError(Exception):
@@ -128,10 +128,7 @@ def stale_copy_note(config: Config) -> str | None:
     """A warning for ``scalarlint check`` when ``allow-scalar-import`` names a vendored copy
     that is older than this scalarlint's, or was edited; ``None`` otherwise (also for the
     user's own helper, and a copy a newer scalarlint wrote)."""
-    if not config.allow_scalar_import_configured:
-        return None
-    module = setting_module(config.allow_scalar_import)
-    path = module_file(module, Path(config.root))
+    path = configured_file(config)
     found = inspect_copy(path) if path is not None else None
     if found is None or found.state in (State.CURRENT, State.FOREIGN, State.NEWER):
         return None

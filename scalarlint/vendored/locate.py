@@ -9,10 +9,15 @@ default ``src = [".", "src"]`` makes the same choice). Standard library only.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import NAME
 
+if TYPE_CHECKING:
+    from scalarlint.config import Config
+
 __all__ = [
+    "configured_file",
     "DEFAULT_FILE",
     "default_target",
     "module_file",
@@ -30,6 +35,14 @@ def setting_module(value: str) -> str:
     dotted path of the function, ``pkg._allow_scalar.allow_scalar``."""
     module, _, last = value.rpartition(".")
     return module if module and last == NAME else value
+
+
+def configured_file(config: Config) -> Path | None:
+    """The file of the module ``allow-scalar-import`` names, where it is set and names a module
+    of the project (the vendored helper, or the user's own); ``None`` otherwise."""
+    if not config.allow_scalar_import_configured:
+        return None
+    return module_file(setting_module(config.allow_scalar_import), Path(config.root))
 
 
 def module_name(path: Path, root: Path) -> str:
