@@ -39,8 +39,6 @@ class _SyntaxOnly:
     """The inference's two questions, answered from syntax alone: no value is known, and a call
     of ``numpy.f``/``math.f``/``xp.f`` is an array module's function."""
 
-    cache: dict[Any, object] = {}
-
     def kind(self, node: cst.BaseExpression) -> Kind:
         return K.UNKNOWN
 

@@ -19,6 +19,7 @@ from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_element_lists import element_list_finding
+from scalarlint.checks.sl105_narrowing import narrowed_to_host, narrowed_to_tensor
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
 from scalarlint.vendored.locate import setting_module
 
@@ -148,7 +149,7 @@ def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExp
             )
         return True
     if name is not None and len(name) == 1 and name[0] in TEXT_CONVERTERS and args:
-        shown = next((a for a in args if _device_data(a, ctx) and not _narrowed_to_host(a, node, ctx)), None)
+        shown = next((a for a in args if _device_data(a, ctx) and not narrowed_to_host(a, node, ctx)), None)
         if shown is not None:
             yield Finding(
                 INFO.code,
@@ -191,15 +192,15 @@ def _method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpr
             return True
         if (
             attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
-            and not _narrowed_to_host(receiver, node, ctx)
-            and (not _names_a_shape(receiver) or _narrowed_to_tensor(receiver, node, ctx))
+            and not narrowed_to_host(receiver, node, ctx)
+            and (not _names_a_shape(receiver) or narrowed_to_tensor(receiver, node, ctx))
             and not _explicit_numpy_result(receiver, ctx)
         ):
             # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
             # methods; inside a rule the value is device data
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
-        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not _narrowed_to_host(receiver, node, ctx):
+        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not narrowed_to_host(receiver, node, ctx):
             ctx.claim(receiver)
             yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
@@ -302,48 +303,6 @@ def _names_a_shape(value: cst.BaseExpression) -> bool:
     device data (the name says so; the inference cannot follow it through a list)."""
     name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else ""
     return name.lower() in SHAPE_NAMES or name.lower().endswith(("_size", "_shape", "_meta"))
-
-
-ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")
-
-
-def _narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
-    """``if isinstance(value, numpy.generic): return value.item()``: inside a test that names
-    no array type, the value is host data; likewise inside ``if numpy.isscalar(value):``."""
-    for name, test in _tests_of(value, use, ctx):
-        if name == "isinstance" and len(test.args) == 2 and not any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
-            return True
-        if name == "isscalar" and len(test.args) == 1:
-            return True
-    return False
-
-
-TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
-
-
-def _narrowed_to_tensor(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
-    """``if is_tensor(dim): dim = int(dim.item())``: inside a test that the value is a tensor
-    (``torch.is_tensor``, ``isinstance(v, Tensor)``) a name that reads like a setting holds one."""
-    for name, test in _tests_of(value, use, ctx):
-        if name in TENSOR_TESTS and len(test.args) == 1:
-            return True
-        if name == "isinstance" and len(test.args) == 2 and any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
-            return True
-    return False
-
-
-def _tests_of(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> Iterator[tuple[str, cst.Call]]:
-    """The calls testing the name ``value`` (as their first argument) in the ``if`` statements
-    whose body holds ``use``, innermost first, with the called function's last name."""
-    if not isinstance(value, cst.Name):
-        return
-    child, parent = use, ctx.parents.get(use)
-    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
-        if isinstance(parent, cst.If) and child is parent.body and isinstance(parent.test, cst.Call) and parent.test.args:
-            subject = parent.test.args[0].value
-            if isinstance(subject, cst.Name) and subject.value == value.value:
-                yield (call_name(parent.test.func) or [""])[-1], parent.test
-        child, parent = parent, ctx.parents.get(parent)
 
 
 SHAPE_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "rand", "randn", "randint"})

@@ -1,0 +1,56 @@
+"""SL105's type tests: a value narrowed to host data or to a tensor by the ``if`` around its use.
+
+``if isinstance(v, numpy.generic): return v.item()`` converts host data, not a device value;
+``if torch.is_tensor(dim): dim = int(dim.item())`` converts a tensor even where the name reads
+like a setting. The conversions of ``sl105_host_conversion`` ask here before they report.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from scalarlint.analysis.syntax import call_name
+from scalarlint.checks.base import CheckContext
+
+ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")
+
+
+def narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
+    """``if isinstance(value, numpy.generic): return value.item()``: inside a test that names
+    no array type, the value is host data; likewise inside ``if numpy.isscalar(value):``."""
+    for name, test in _tests_of(value, use, ctx):
+        if name == "isinstance" and len(test.args) == 2 and not any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
+            return True
+        if name == "isscalar" and len(test.args) == 1:
+            return True
+    return False
+
+
+TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
+
+
+def narrowed_to_tensor(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
+    """``if is_tensor(dim): dim = int(dim.item())``: inside a test that the value is a tensor
+    (``torch.is_tensor``, ``isinstance(v, Tensor)``) a name that reads like a setting holds one."""
+    for name, test in _tests_of(value, use, ctx):
+        if name in TENSOR_TESTS and len(test.args) == 1:
+            return True
+        if name == "isinstance" and len(test.args) == 2 and any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
+            return True
+    return False
+
+
+def _tests_of(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> Iterator[tuple[str, cst.Call]]:
+    """The calls testing the name ``value`` (as their first argument) in the ``if`` statements
+    whose body holds ``use``, innermost first, with the called function's last name."""
+    if not isinstance(value, cst.Name):
+        return
+    child, parent = use, ctx.parents.get(use)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda)):
+        if isinstance(parent, cst.If) and child is parent.body and isinstance(parent.test, cst.Call) and parent.test.args:
+            subject = parent.test.args[0].value
+            if isinstance(subject, cst.Name) and subject.value == value.value:
+                yield (call_name(parent.test.func) or [""])[-1], parent.test
+        child, parent = parent, ctx.parents.get(parent)
