@@ -21,8 +21,10 @@ import libcst as cst
 from libcst.metadata import ImportAssignment, MetadataWrapper, ParentNodeProvider, ScopeProvider
 
 from scalarlint.analysis import kinds as K
+from scalarlint.analysis.index import resolve_relative
 from scalarlint.analysis.project import module_name_for
 from scalarlint.analysis.syntax import call_name
+from scalarlint.vendored.locate import module_file
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -105,21 +107,11 @@ def _module_path(importer: str, statement: cst.ImportFrom) -> Path | None:
     module, package = module_name_for(here)
     if not package:
         return None
-    dots = len(statement.relative)
-    target = ".".join(call_name(statement.module) or []) if statement.module is not None else ""
-    if dots:
-        base = package.split(".")[: len(package.split(".")) - (dots - 1)]
-        if dots - 1 > len(package.split(".")):
-            return None
-        target = ".".join([*base, target] if target else base)
-    top = package.split(".")[0]
-    if not target or target.split(".")[0] != top:
+    named = ".".join(call_name(statement.module) or []) if statement.module is not None else None
+    target = resolve_relative(package, named, len(statement.relative))
+    if not target or target.split(".")[0] != package.split(".")[0]:
         return None
-    root = here.parents[len(module.split(".")) - 1]
-    for candidate in (root.joinpath(*target.split(".")).with_suffix(".py"), root.joinpath(*target.split("."), "__init__.py")):
-        if candidate.is_file():
-            return candidate
-    return None
+    return module_file(target, here.parents[len(module.split(".")) - 1])
 
 
 @functools.lru_cache(maxsize=64)
