@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Iterable
 import libcst as cst
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.kinds import Kind, Tag
+from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.array_api import NAMESPACE_FACTORIES
-from scalarlint.analysis.syntax import call_name, is_self_attribute
+from scalarlint.analysis.array_returns import LITERAL_CONVERTERS
+from scalarlint.analysis.syntax import call_name, is_none, is_self_attribute
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.tree import preorder, walk
 
@@ -27,6 +28,8 @@ _CALLS, _ARGUMENT_READERS = kinds(cst.Call), kinds(cst.Param, cst.Attribute)
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
 
+# a host number the forward saved in a 0-d tensor: one element when the backward reads it
+SAVED_NUMBER = Kind(Tag.DEVICE_SCALAR, origin=Origin.DATA)
 MAX_CALL_SITES = 32  # beyond this many callers, joining their arguments costs more than it tells
 
 
@@ -182,11 +185,33 @@ class CallFacts:
             saved = call.args[position].value
             if self._is_setting(saved):
                 return K.UNKNOWN  # save_for_backward(padding) of ``forward(ctx, x, padding=None)``
-            kinds.append(self.inf.kind(saved))
+            kinds.append(SAVED_NUMBER if self._saves_a_number(saved) else self.inf.kind(saved))
         joined = K.combine(kinds) if kinds else K.UNKNOWN
+        if joined == SAVED_NUMBER:
+            return joined
         # an ARRAY_SEQ here is a parameter named like a list (``ys``, ``ts``): what
         # save_for_backward takes is one tensor per argument, so the element stays an array
         return joined if joined.tag not in (Tag.UNKNOWN, Tag.ARRAY, Tag.DEVICE_SCALAR, Tag.ARRAY_SEQ) else None
+
+    def _saves_a_number(self, saved: cst.BaseExpression) -> bool:
+        """``save_for_backward(x, torch.tensor(dim))``, or ``save_for_backward(w, dim)`` with a
+        parameter ``dim`` the inference takes for a host int: ``save_for_backward`` keeps tensors
+        only, so what the forward saves there is a number in a 0-d tensor (wrapped by the forward
+        or by its caller), and the backward that tests or converts it reads that one element
+        back (not a reduction's result)."""
+        if isinstance(saved, cst.Name) and self.inf.parameter_of(saved) is not None:
+            return self.inf.kind(saved).tag in (Tag.HOST_INT, Tag.HOST_SCALAR)
+        if not isinstance(saved, cst.Call):
+            return False
+        name = call_name(saved.func)
+        args = [a for a in saved.args if a.keyword is None]
+        if not name or len(name) < 2 or name[-1] not in LITERAL_CONVERTERS or len(args) != 1 or args[0].star:
+            return False
+        wrapped = args[0].value
+        kind = self.inf.kind(wrapped)
+        if kind.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
+            return not is_none(wrapped)
+        return kind.is_array and kind.doubt == Doubt.PARAMETER and isinstance(wrapped, cst.Name)
 
     def forward_returns(self, bwd: cst.FunctionDef) -> list[tuple[cst.FunctionDef, cst.Return]]:
         """Every ``return`` of the jax ``fwd`` registered beside ``bwd`` (``f.defvjp(fwd, bwd)``),

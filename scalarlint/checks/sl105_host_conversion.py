@@ -18,6 +18,7 @@ from scalarlint.analysis.imports import qualified_names
 from scalarlint.analysis.kinds import Doubt, Tag
 from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
+from scalarlint.checks.sl105_axis_arguments import element_axis
 from scalarlint.checks.sl105_element_lists import element_list_finding
 from scalarlint.checks.sl105_narrowing import narrowed_to_host, narrowed_to_tensor
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
@@ -32,7 +33,9 @@ INFO = CheckInfo(
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, `round(x[i])` (Python's `round` makes an int on the host), and the same of a
 value computed from an element (`lo = rois[n, 0] * s; int(lo)`); `int(args[k])` of one of the
-tensors a rule holds in a sequence (`*x` of a custom gradient, whatever its rank); an element tested in `if`/`while` (`if length <= 0:` while iterating `lengths`);
+tensors a rule holds in a sequence (`*x` of a custom gradient, whatever its rank); an element tested in `if`/`while`, a conditional expression or a comprehension's `if` (`if length <= 0:` while iterating `lengths`; `if dim == -1:` with
+`dim` a number the forward saved as `torch.tensor(dim)`); an element given as an axis
+(`grad.unsqueeze(dim)`, `x.sum(axis=k)`: the library asks it for a host int);
 an element used as a slice bound (`x[start:start + length]`), `torch.tensor([c, s])` or
 `xp.array([[c, s], [-s, c]])` of a Python list holding device elements (each read on the host;
 JAX and TensorFlow stack them on the device and are left alone), as an index in PyTorch
@@ -81,7 +84,7 @@ reduction result. If the conversion is intended and happens once, mark it with
     ),
 )
 
-NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.Subscript)
+NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Subscript)
 
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
 TRANSFER_FUNCTIONS = HOST_COPY_FUNCTIONS | HOST_FUNCTIONS
@@ -93,7 +96,7 @@ UNKNOWN_RECEIVER_TRANSFERS = frozenset({"item", "tolist"})  # array-only methods
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if ctx.is_claimed(node):
         return
-    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+    if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.CompIf)):
         yield from tested_element(node, ctx)
         return
     if isinstance(node, cst.Subscript):
@@ -103,6 +106,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     assert isinstance(node, cst.Call)
     name = call_name(node.func)
     args = positional(node)
+    yield from element_axis(node, ctx)
     for part in (_builtin_call, _transfer_call, _method_call):
         if (yield from part(node, name, args, ctx)):
             return  # the part recognised the call, with or without a finding

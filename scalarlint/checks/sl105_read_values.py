@@ -18,7 +18,7 @@ from scalarlint.checks.base import CheckContext, Finding, short
 CODE = "SL105"
 
 
-def tested_element(node: cst.If | cst.While | cst.IfExp, ctx: CheckContext) -> Iterable[Finding]:
+def tested_element(node: cst.If | cst.While | cst.IfExp | cst.CompIf, ctx: CheckContext) -> Iterable[Finding]:
     """``if length <= 0:`` where ``length`` is one element: Python waits for it (a sync).
     A test that reads the element itself (``if x[i] > 0:``) is SL101's finding."""
     test = node.test
