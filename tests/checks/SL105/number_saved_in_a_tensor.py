@@ -38,3 +38,18 @@ class SumAlong(torch.autograd.Function):
     def backward(ctx, g):
         w, axis = ctx.saved_tensors
         return g * w.sum(axis.item()), None  # expect: SL105
+
+
+class Normalize(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, eps=1e-6):
+        norm = x.norm()
+        ctx.save_for_backward(x, norm)
+        return x / (norm + eps)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, norm = ctx.saved_tensors
+        if norm == 0:  # a reduction's result saved: SL107's one sync, not an element
+            return g, None
+        return (g - x * (g * x).sum() / norm**2) / norm, None
