@@ -17,13 +17,16 @@ Shape roots (``same_shape``)
     ``x``, since a ``keepdims`` reduction of ``x`` broadcasts back to ``x``'s shape. The
     *root* is where that stops: one binding (``M = margin - y * (x1 - x2)``, a parameter) or
     one expression node (``a.data``). Each binding followed is outside loops, so it holds
-    one value for the whole call; a name bound several times leads to one root only when
-    every binding does (``x = x.copy()`` leads wherever ``x`` did before it). An attribute
+    one value for the whole call; a name leads to one root only when every binding of it that
+    reaches the use does (the analysis's ``reaching_assignments``: ``x = xp.asarray(x)`` hides
+    the parameter from later uses; ``x = x.copy()`` leads wherever ``x`` did before it). An attribute
     target (``self.g[m] = 0``) leads to the value assigned to it earlier in the same block,
     with nothing between that could rebind it.
 
-The shape-keeping steps read the ``key`` of the inference's kinds no further than it proves:
-``key`` follows the first array of ``x * w`` even when ``w`` broadcasts ``x`` to more axes.
+The inference's ``key`` (the array whose shape an array shares) is no such proof: it follows
+the first array of ``x * w`` even when ``w`` widens ``x`` by broadcasting, and it is the key of a
+parameter that may be a number (``margin - y * d``: ``margin``). A reshape in place
+(``x.shape = ...``, ``x.resize``) between the bindings and the write is not looked for.
 """
 
 from __future__ import annotations
@@ -31,12 +34,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
+from libcst.metadata import Assignment
 
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.syntax import keyword, positional
 from scalarlint.analysis.tree import walk
 
-from .cst_helpers import ancestors, assignments_of, binding_value
+from .cst_helpers import ancestors, binding_value
 from .elementwise import ARITHMETIC, is_elementwise_call, module_function
 from .statements import block_siblings
 
@@ -110,9 +114,9 @@ def _root(analyzer: AnalyzedFile, expr: cst.BaseExpression, visiting: frozenset[
 
 
 def _name_root(analyzer: AnalyzedFile, name: cst.Name, visiting: frozenset[cst.CSTNode]) -> Root | None:
-    bindings = assignments_of(analyzer, name)
-    if not bindings:
-        return None
+    bindings = analyzer.context.inference.reaching_assignments(name)
+    if not bindings or not all(isinstance(b, Assignment) for b in bindings):
+        return None  # builtins, names no binding of this file reaches
     roots: list[Root | None] = []
     for binding in bindings:
         target = binding.node

@@ -11,21 +11,28 @@ What it rewrites
         s = xp.sum(x[x > 0])        ->  s = xp.sum(xp.where(x > 0, x, 0))
 
 When it is offered
-    The written array is a plain name (the fix rebinds it) and the mask provably has its rank:
-    built with comparisons, ``&``/``|``/``~`` and elementwise functions from the array itself or
-    from arrays of the same known rank (``a[m]`` with a lower-rank ``m`` picks whole rows, which
-    ``xp.where`` would get wrong). The value is a number, a name, or
-    an elementwise expression whose only masked reads use the same mask (``dy[m]``, read as
-    ``dy``). A masked read is rewritten only as the one argument of ``sum`` (or ``nansum``) of
-    the array module. An array module alias is in scope.
+    The written array is a name or an attribute of a name (``self.g[m] = 0`` ->
+    ``self.g = xp.where(m, 0, self.g)``; the fix rebinds it), an array by evidence (for an
+    attribute, the array assigned to it earlier in the block will do), and the mask provably
+    has its shape (``mask_shape``): built with comparisons, ``&``/``|``/``~`` and elementwise
+    functions from the array itself or from arrays of the same known rank, or leading back to
+    the value the array leads back to (``loss = M``; ``m = M <= 0``; ``g = xp.ones_like(M)``).
+    ``a[m]`` with a lower-rank ``m`` picks whole rows, which ``xp.where`` would get wrong. The
+    value is a number, a name, or an elementwise expression whose only masked reads use the
+    same mask, each read on an elementwise path (``dy[m] * 2`` read as ``dy * 2``, and
+    ``(p / x)[m]`` as ``p / x``, whatever ``p / x`` holds: it is computed whole either way; not
+    ``xp.sum(dy[m])``). A masked read in such a write gets the write's fix; any other masked
+    read is rewritten only as the one argument of ``sum`` (or ``nansum``) of the array module.
+    An array module alias is in scope.
 
 Applicability
-    Unsafe: the write rebinds the name to a new array instead of changing it in place, so
-    another name for the same buffer (a view, an argument the caller still holds) no longer
-    sees the change; and the value is computed for every element, where the mask skipped
-    some (``1 / x`` warns at zeros that were masked out); and the result has the promoted dtype
-    of ``xp.where`` where the masked write cast the value to the array's (an integer array
-    given ``0.5`` becomes a float array). Otherwise the values are the same.
+    Unsafe: the write rebinds the name (or the attribute) to a new array instead of changing it
+    in place, so another name for the same buffer (``loss = M``: ``M`` keeps its values; a
+    view, an argument the caller still holds, another reference to the attribute's old array)
+    no longer sees the change; and the value is computed for every element, where the mask
+    skipped some (``1 / x`` warns at zeros that were masked out); and the result has the
+    promoted dtype of ``xp.where`` where the masked write cast the value to the array's (an
+    integer array given ``0.5`` becomes a float array). Otherwise the values are the same.
 """
 
 from __future__ import annotations
