@@ -69,16 +69,20 @@ _AUGMENTED = {
 def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     """The fix, or why there is none: what stops a vector form of the loop around the
     finding (``loop_obstacles``), or this fixer's own reason outside loops."""
-    return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer) or []
+    found = _fixes(finding, analyzer)
+    if isinstance(found, list) and found:
+        return found
+    declined = found if isinstance(found, Declined) else None
+    return loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer, declined) or []
 
 
-def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
+def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     node = finding.node
     if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
         return []
     xp = array_namespace_alias(analyzer, node)
     if xp is None:
-        return []
+        return Declined("no array module alias (`np`, `xp`, ...) in scope to call `where` on")
     mask = node.slice[0].slice.value
     parent = analyzer.parents.get(node)
     if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.AugAssign) and parent.target is node:
@@ -110,25 +114,29 @@ def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
 
 
 
-def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
+def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix] | Declined:
     statement = enclosing_statement(analyzer, target)
     array = target.value
-    if not _rebindable(array) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return []
+    if not _rebindable(array):
+        return Declined("the masked array is not a name or an attribute of a name (the `xp.where` form rebinds it)")
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return Declined("the masked write shares its line with other statements")
     small = statement.body[0]
-    if isinstance(small, cst.Assign):
-        if len(small.targets) != 1:
-            return []
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
         value = _unmasked(analyzer, small.value, mask)
     elif isinstance(small, cst.AugAssign) and type(small.operator) in _AUGMENTED:
         operand = _unmasked(analyzer, small.value, mask)
-        if operand is None:
-            return []
-        value = cst.BinaryOperation(left=array, operator=_AUGMENTED[type(small.operator)](), right=_parenthesized(operand))
+        value = None if operand is None else cst.BinaryOperation(
+            left=array, operator=_AUGMENTED[type(small.operator)](), right=_parenthesized(operand)
+        )
     else:
-        return []
-    if value is None or not _known_target(analyzer, array) or not _mask_fits(analyzer, array, mask):
-        return []
+        return Declined("a chained masked write, or an augmented one other than `+=`, `-=`, `*=`, `/=`")
+    if value is None:
+        return Declined("the value is not elementwise in reads through the same mask (another mask, or a reduction of a masked read)")
+    if not _known_target(analyzer, array):
+        return Declined("the masked array is not an array by the analysis's evidence")
+    if not _mask_fits(analyzer, array, mask):
+        return Declined("nothing shows the mask has the array's shape (a lower-rank mask selects whole rows)")
     rebind = cst.Assign(targets=[cst.AssignTarget(array.deep_clone())], value=_where(xp, mask, value, array.deep_clone()))
     # the statement's own leading lines (comments above it) stay where they are
     edit = replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind], leading_lines=())])
@@ -217,12 +225,13 @@ def _masked_sum(analyzer: AnalyzedFile, read: cst.Subscript, mask: cst.BaseExpre
     return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (replace_expression(analyzer, read, replacement),))]
 
 
-def _declined_outside_loops(finding: Finding, analyzer: AnalyzedFile) -> Declined | None:
-    """Why a masked access outside loops keeps its data-dependent shape: the ``xp.where`` form
-    rebinds a name, and a masked read is rewritten only as the one argument of ``sum``."""
+def _declined_outside_loops(finding: Finding, analyzer: AnalyzedFile, declined: Declined | None) -> Declined | None:
+    """Why a masked access outside loops keeps its data-dependent shape: what stopped the
+    write's rewrite (a read in it shares the reason), or, for a read elsewhere, that a masked
+    read is rewritten only as the one argument of ``sum``."""
     node = finding.node
     if finding.code != "SL106" or not isinstance(node, cst.Subscript) or not loop_obstacles.outside_loops(finding, analyzer):
         return None
-    if analyzer.context.is_store_target(node):
-        return Declined("the masked array is not a plain name (the `xp.where` form rebinds a name)")
+    if declined is not None:
+        return declined
     return Declined("a masked read other than the one argument of `sum`: its size depends on the data")

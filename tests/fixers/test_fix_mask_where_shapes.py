@@ -130,3 +130,14 @@ def test_left_alone_where_the_shapes_or_the_value_are_not_proven(snip) -> None:
         ),
         "an attribute with nothing assigned before": ALIAS.replace("        self._grad = np.ones_like(M)\n", ""),
     })
+
+
+def test_a_declined_write_and_its_reads_say_what_stopped_it(snip) -> None:
+    write = "        dldx[loc] = (np.prod(x, axis=0, keepdims=True) / x)[loc]"
+    reasons = {
+        "        rows = np.sum(x, axis=1) > 0\n        dldx[rows] = 0": "nothing shows the mask has the array's shape",
+        "        dldx[loc] = np.sum(dldx[loc])": "the value is not elementwise in reads through the same mask",
+    }
+    for lines, reason in reasons.items():
+        found = [d for d in snip.diagnostics(PROD.replace(write, lines)) if d.code == "SL106" and d.location.row >= 15]
+        assert len(found) == lines.count("[") and all(reason in (d.no_fix_reason or "") for d in found), lines
