@@ -12,7 +12,7 @@ Ranks (``same_rank``)
 Shape roots (``same_shape``)
     both sides lead back, through what provably keeps a shape, to one value. A name leads to
     the value it is bound to (``loss = M``: an alias), ``M <= 0`` and ``M * 2`` to ``M``
-    (Python numbers and 0-d values do not widen a shape), ``xp.ones_like(M)``, ``M.copy()``
+    (Python numbers do not widen a shape), ``xp.ones_like(M)``, ``M.copy()``
     and ``xp.broadcast_to(v, M.shape)`` to ``M``; and ``xp.prod(x, keepdims=True) / x`` to
     ``x``, since a ``keepdims`` reduction of ``x`` broadcasts back to ``x``'s shape. The
     *root* is where that stops: one binding (``M = margin - y * (x1 - x2)``, a parameter) or
@@ -49,7 +49,9 @@ if TYPE_CHECKING:
 
 _LIKE = frozenset({"ones_like", "zeros_like", "full_like", "empty_like"})
 _KEEPDIMS_REDUCTIONS = frozenset({"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "nansum", "nanprod"})
-_SCALARS = (Tag.HOST_INT, Tag.HOST_SCALAR, Tag.DEVICE_SCALAR)
+# Python numbers. Not the inference's 0-d device values: it calls ``xp.broadcast_to(s, x.shape)``
+# of a 0-d ``s`` one too, and that has ``x``'s shape.
+_SCALARS = (Tag.HOST_INT, Tag.HOST_SCALAR)
 # A name met again while its own binding is followed (``x = x.copy()``): it agrees with
 # whatever the other bindings lead to.
 _CYCLE = cst.Name("_cycle")
@@ -151,8 +153,8 @@ def _call_root(analyzer: AnalyzedFile, call: cst.Call, visiting: frozenset[cst.C
 
 
 def _broadcast_root(analyzer: AnalyzedFile, operands: list[cst.BaseExpression], visiting: frozenset[cst.CSTNode]) -> Root | None:
-    """The root of an elementwise combination: the one root of its array operands; numbers and
-    0-d values do not count, and ``keepdims`` reductions of that root broadcast back to it."""
+    """The root of an elementwise combination: the one root of its array operands; Python
+    numbers do not count, and ``keepdims`` reductions of that root broadcast back to it."""
     kinds = analyzer.context.inference
     arrays = [o for o in operands if not (isinstance(o, (cst.Integer, cst.Float)) or kinds.kind(o).tag in _SCALARS)]
     reduced = [_keepdims_argument(analyzer, o) for o in arrays]
