@@ -120,6 +120,7 @@ CASES: tuple[Case, ...] = (
     Case("reductions", "rrule_logsumexp", "logsumexp", lambda r, n: (_vector(r, n),)),
     Case("reductions", "rrule_softmax", "softmax", lambda r, n: (_vector(r, n),)),
     Case("reductions", "rrule_prod", "prod", lambda r, n: (_with_zeros(r, n),)),
+    Case("reductions", "rrule_prod_masks", "prod", lambda r, n: (_with_zeros(r, n),)),
     Case(
         "indexing", "rrule_getindex", "getindex",
         lambda r, n: (_smooth(r, n), int(r.integers(-n, n))), lambda a: (a[0], np.asarray(a[1])),

@@ -29,7 +29,7 @@ ELEMENTWISE_FUNCTIONS = frozenset(
         "minimum", "fmax", "fmin", "hypot", "arctan2", "atan2", "copysign", "where", "clip", "sigmoid",
         "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isnan", "isinf",
         "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor", "signbit", "heaviside",
-        "logaddexp", "sinc", "deg2rad", "rad2deg",
+        "logaddexp", "sinc", "deg2rad", "rad2deg", "nan_to_num",
     }
 )
 BOOLEAN_FUNCTIONS = frozenset(

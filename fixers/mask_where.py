@@ -11,37 +11,45 @@ What it rewrites
         s = xp.sum(x[x > 0])        ->  s = xp.sum(xp.where(x > 0, x, 0))
 
 When it is offered
-    The written array is a plain name (the fix rebinds it) and the mask provably has its rank:
-    built with comparisons, ``&``/``|``/``~`` and elementwise functions from the array itself or
-    from arrays of the same known rank (``a[m]`` with a lower-rank ``m`` picks whole rows, which
-    ``xp.where`` would get wrong). The value is a number, a name, or
-    an elementwise expression whose only masked reads use the same mask (``dy[m]``, read as
-    ``dy``). A masked read is rewritten only as the one argument of ``sum`` (or ``nansum``) of
-    the array module. An array module alias is in scope.
+    The written array is a name or an attribute of a name (``self.g[m] = 0`` ->
+    ``self.g = xp.where(m, 0, self.g)``; the fix rebinds it), an array by evidence (for an
+    attribute, the array assigned to it earlier in the block will do), and the mask provably
+    has its shape (``mask_shape``): built with comparisons, ``&``/``|``/``~`` and elementwise
+    functions from the array itself or from arrays of the same known rank, or leading back to
+    the value the array leads back to (``loss = M``; ``m = M <= 0``; ``g = xp.ones_like(M)``).
+    ``a[m]`` with a lower-rank ``m`` picks whole rows, which ``xp.where`` would get wrong. The
+    value is a number, a name, or an elementwise expression whose only masked reads use the
+    same mask, each read on an elementwise path (``dy[m] * 2`` read as ``dy * 2``, and
+    ``(p / x)[m]`` as ``p / x``, whatever ``p / x`` holds: it is computed whole either way; not
+    ``xp.sum(dy[m])``). A masked read in such a write gets the write's fix; any other masked
+    read is rewritten only as the one argument of ``sum`` (or ``nansum``) of the array module.
+    An array module alias is in scope.
 
 Applicability
-    Unsafe: the write rebinds the name to a new array instead of changing it in place, so
-    another name for the same buffer (a view, an argument the caller still holds) no longer
-    sees the change; and the value is computed for every element, where the mask skipped
-    some (``1 / x`` warns at zeros that were masked out); and the result has the promoted dtype
-    of ``xp.where`` where the masked write cast the value to the array's (an integer array
-    given ``0.5`` becomes a float array). Otherwise the values are the same.
+    Unsafe: the write rebinds the name (or the attribute) to a new array instead of changing it
+    in place, so another name for the same buffer (``loss = M``: ``M`` keeps its values; a
+    view, an argument the caller still holds, another reference to the attribute's old array)
+    no longer sees the change; and the value is computed for every element, where the mask
+    skipped some (``1 / x`` warns at zeros that were masked out); and the result has the
+    promoted dtype of ``xp.where`` where the masked write cast the value to the array's (an
+    integer array given ``0.5`` becomes a float array). Otherwise the values are the same.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from scalarlint.analysis.tree import walk
 from scalarlint.diagnostics import Applicability, Fix
 
 from . import loop_obstacles
 from .array_evidence import known_array
 from .cst_helpers import enclosing_statement
 from .edits import bare, replace_expression, xp_call
-from .elementwise import is_elementwise_call, is_full_reduction, module_function
+from .elementwise import elementwise_parent, is_elementwise_call, is_full_reduction, module_function
+from .mask_shape import assigned_before, elementwise_mask, same_rank, same_shape
 from .namespaces import array_namespace_alias
 from .outcomes import Declined
 from .statements import replace_statements
@@ -61,21 +69,44 @@ _AUGMENTED = {
 def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     """The fix, or why there is none: what stops a vector form of the loop around the
     finding (``loop_obstacles``), or this fixer's own reason outside loops."""
-    return _fixes(finding, analyzer) or loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer) or []
+    found = _fixes(finding, analyzer)
+    if isinstance(found, list) and found:
+        return found
+    declined = found if isinstance(found, Declined) else None
+    return loop_obstacles.declined(finding, analyzer) or _declined_outside_loops(finding, analyzer, declined) or []
 
 
-def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
+def _fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     node = finding.node
     if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
         return []
     xp = array_namespace_alias(analyzer, node)
     if xp is None:
-        return []
+        return Declined("no array module alias (`np`, `xp`, ...) in scope to call `where` on")
     mask = node.slice[0].slice.value
     parent = analyzer.parents.get(node)
     if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.AugAssign) and parent.target is node:
         return _write(analyzer, node, mask, xp)
+    write = _write_through_same_mask(analyzer, node)
+    if write is not None:
+        return _write(analyzer, write, mask, xp)  # the write's rewrite reads ``b`` for ``b[m]``
     return _masked_sum(analyzer, node, mask, xp)
+
+
+def _write_through_same_mask(analyzer: AnalyzedFile, read: cst.Subscript) -> cst.Subscript | None:
+    """For a read ``b[m]`` in the value of ``a[m] = ...``: the write's target ``a[m]``."""
+    statement = enclosing_statement(analyzer, read)
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+    elif isinstance(small, cst.AugAssign):
+        target = small.target
+    else:
+        return None
+    code = analyzer.module.code_for_node
+    if not (isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
+        return None
+    return target if code(target.slice[0].slice.value) == code(read.slice[0].slice.value) else None  # type: ignore[attr-defined]
 
 
 def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
@@ -83,64 +114,51 @@ def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
 
 
 
-def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
+def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix] | Declined:
     statement = enclosing_statement(analyzer, target)
-    if not isinstance(target.value, cst.Name) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return []
+    array = target.value
+    if not _rebindable(array):
+        return Declined("the masked array is not a name or an attribute of a name (the `xp.where` form rebinds it)")
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return Declined("the masked write shares its line with other statements")
     small = statement.body[0]
-    if isinstance(small, cst.Assign):
-        if len(small.targets) != 1:
-            return []
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
         value = _unmasked(analyzer, small.value, mask)
     elif isinstance(small, cst.AugAssign) and type(small.operator) in _AUGMENTED:
         operand = _unmasked(analyzer, small.value, mask)
-        if operand is None:
-            return []
-        value = cst.BinaryOperation(left=target.value, operator=_AUGMENTED[type(small.operator)](), right=_parenthesized(operand))
+        value = None if operand is None else cst.BinaryOperation(
+            left=array, operator=_AUGMENTED[type(small.operator)](), right=_parenthesized(operand)
+        )
     else:
-        return []
-    name = target.value.value
-    if value is None or not known_array(analyzer, target.value) or not same_rank(analyzer, target.value, mask):
-        return []
-    rebind = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=_where(xp, mask, value, cst.Name(name)))
+        return Declined("a chained masked write, or an augmented one other than `+=`, `-=`, `*=`, `/=`")
+    if value is None:
+        return Declined("the value is not elementwise in reads through the same mask (another mask, or a reduction of a masked read)")
+    if not _known_target(analyzer, array):
+        return Declined("the masked array is not an array by the analysis's evidence")
+    if not _mask_fits(analyzer, array, mask):
+        return Declined("nothing shows the mask has the array's shape (a lower-rank mask selects whole rows)")
+    rebind = cst.Assign(targets=[cst.AssignTarget(array.deep_clone())], value=_where(xp, mask, value, array.deep_clone()))
     # the statement's own leading lines (comments above it) stay where they are
     edit = replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind], leading_lines=())])
     return [Fix(Applicability.UNSAFE, WRITE_MESSAGE, (edit,))] if edit is not None else []
 
 
-def same_rank(analyzer: AnalyzedFile, array: cst.BaseExpression, mask: cst.BaseExpression) -> bool:
-    """Whether the mask has the array's rank: built elementwise from the array itself, or from
-    arrays of the same known rank. ``a[m]`` with ``m`` of lower rank selects whole rows (its
-    leading axes), where ``xp.where(m, v, a)`` would broadcast ``m`` over the *last* axes."""
-    inference = analyzer.context.inference
-    code = analyzer.module.code_for_node
-    target_rank = inference.kind(array).rank
-    if not _elementwise_mask(analyzer, mask):
-        return False
-    operands = [
-        n for n in walk(mask)
-        if isinstance(n, (cst.Name, cst.Attribute)) and inference.kind(n).is_array
-        and not (isinstance(analyzer.parents.get(n), cst.Attribute) and analyzer.parents.get(n).value is n)  # type: ignore[union-attr]
-    ]
-    if not operands:
-        return False
-    for operand in operands:
-        if code(operand) == code(array):
-            continue
-        rank = inference.kind(operand).rank
-        if rank is None or target_rank is None or rank != target_rank or inference.kind(operand).doubt:
-            return False
-    return True
+def _rebindable(array: cst.BaseExpression) -> bool:
+    """A name, or an attribute of a name (``self.grad``): what ``x = xp.where(...)`` can rebind."""
+    return isinstance(array, cst.Name) or isinstance(array, cst.Attribute) and isinstance(array.value, cst.Name)
 
 
-def _elementwise_mask(analyzer: AnalyzedFile, mask: cst.BaseExpression) -> bool:
-    """Comparisons, ``&``/``|``/``~`` and elementwise calls only: the mask keeps its operands' shape."""
-    for node in walk(mask):
-        if isinstance(node, cst.Call) and not is_elementwise_call(analyzer, node):
-            return False
-        if isinstance(node, cst.Subscript):
-            return False
-    return True
+def _known_target(analyzer: AnalyzedFile, array: cst.BaseExpression) -> bool:
+    """An array by evidence: its own kind, or for ``self.g`` the array assigned to it just before."""
+    if known_array(analyzer, array):
+        return True
+    value = assigned_before(analyzer, array) if isinstance(array, cst.Attribute) else None
+    return value is not None and known_array(analyzer, value)
+
+
+def _mask_fits(analyzer: AnalyzedFile, array: cst.BaseExpression, mask: cst.BaseExpression) -> bool:
+    """The mask has the array's shape, by its rank or by a shared root (``mask_shape``)."""
+    return elementwise_mask(analyzer, mask) and (same_rank(analyzer, array, mask) or same_shape(analyzer, array, mask))
 
 
 def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -150,23 +168,36 @@ def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _unmasked(analyzer: AnalyzedFile, value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression | None:
-    """The value with each ``b[mask]`` read as ``b``; None if it is not elementwise or reads
-    through another boolean mask."""
-    code = analyzer.module.code_for_node
-    mask_code = code(mask)
-    inference = analyzer.context.inference
-    for node in walk(value):
-        if isinstance(node, cst.Subscript) and inference.is_mask_index(node):
-            inner = node.slice[0].slice if len(node.slice) == 1 else None
-            if not (isinstance(inner, cst.Index) and code(inner.value) == mask_code and isinstance(node.value, cst.Name)):
-                return None
-            if not known_array(analyzer, node.value):
-                return None
-        elif isinstance(node, cst.Call) and not (is_elementwise_call(analyzer, node) or is_full_reduction(analyzer, node)):
-            return None
-        elif isinstance(node, (cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield, cst.BooleanOperation, cst.IfExp)):
-            return None
+    """The value with each ``b[mask]`` read as ``b`` (``(x / y)[mask]`` as ``(x / y)``); None
+    if it is not elementwise or reads through another boolean mask."""
+    mask_code = analyzer.module.code_for_node(mask)
+    if not _masked_reads_unmask(analyzer, value, mask_code, elementwise_path=True):
+        return None
     return value.visit(_Unmask(mask_code))  # type: ignore[return-value]
+
+
+def _masked_reads_unmask(analyzer: AnalyzedFile, node: cst.CSTNode, mask_code: str, elementwise_path: bool) -> bool:
+    """Whether every masked read under ``node`` goes through ``mask_code``, reads a known array
+    and sits on an elementwise path from the value's top: then ``f(b[m])`` is ``f(b)[m]``. Under
+    a reduction or another subscript (``xp.sum(b[m])``, ``b[m][0]``) it is not. What a masked
+    read reads (``b`` of ``b[m]``) is evaluated whole in both forms, so anything goes there."""
+    if isinstance(node, cst.Subscript) and _reads_through(node, mask_code, analyzer.module.code_for_node):
+        return elementwise_path and known_array(analyzer, node.value)
+    if isinstance(node, cst.Subscript) and analyzer.context.inference.is_mask_index(node):
+        return False
+    if isinstance(node, cst.Call) and not (is_elementwise_call(analyzer, node) or is_full_reduction(analyzer, node)):
+        return False
+    if isinstance(node, (cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield, cst.BooleanOperation, cst.IfExp)):
+        return False
+    return all(
+        _masked_reads_unmask(analyzer, child, mask_code, elementwise_path and elementwise_parent(analyzer, child, node))
+        for child in node.children
+    )
+
+
+def _reads_through(node: cst.Subscript, mask_code: str, code: Callable[[cst.CSTNode], str]) -> bool:
+    inner = node.slice[0].slice if len(node.slice) == 1 else None
+    return isinstance(inner, cst.Index) and code(inner.value) == mask_code
 
 
 class _Unmask(cst.CSTTransformer):
@@ -174,11 +205,11 @@ class _Unmask(cst.CSTTransformer):
         self.mask_code = mask_code
         self.render = cst.Module(body=[]).code_for_node
 
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        return not _reads_through(node, self.mask_code, self.render)  # what it reads stays whole
+
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-        inner = updated.slice[0].slice if len(updated.slice) == 1 else None
-        if isinstance(inner, cst.Index) and self.render(inner.value) == self.mask_code and isinstance(updated.value, cst.Name):
-            return updated.value
-        return updated
+        return updated.value if _reads_through(updated, self.mask_code, self.render) else updated
 
 
 def _masked_sum(analyzer: AnalyzedFile, read: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix]:
@@ -188,18 +219,19 @@ def _masked_sum(analyzer: AnalyzedFile, read: cst.Subscript, mask: cst.BaseExpre
         return []
     if module_function(analyzer, call) not in ("sum", "nansum") or not known_array(analyzer, read.value):
         return []
-    if not same_rank(analyzer, read.value, mask):
+    if not _mask_fits(analyzer, read.value, mask):
         return []
     replacement = _where(xp, mask, read.value, cst.Integer("0"))
     return [Fix(Applicability.UNSAFE, SUM_MESSAGE, (replace_expression(analyzer, read, replacement),))]
 
 
-def _declined_outside_loops(finding: Finding, analyzer: AnalyzedFile) -> Declined | None:
-    """Why a masked access outside loops keeps its data-dependent shape: the ``xp.where`` form
-    rebinds a name, and a masked read is rewritten only as the one argument of ``sum``."""
+def _declined_outside_loops(finding: Finding, analyzer: AnalyzedFile, declined: Declined | None) -> Declined | None:
+    """Why a masked access outside loops keeps its data-dependent shape: what stopped the
+    write's rewrite (a read in it shares the reason), or, for a read elsewhere, that a masked
+    read is rewritten only as the one argument of ``sum``."""
     node = finding.node
     if finding.code != "SL106" or not isinstance(node, cst.Subscript) or not loop_obstacles.outside_loops(finding, analyzer):
         return None
-    if analyzer.context.is_store_target(node):
-        return Declined("the masked array is not a plain name (the `xp.where` form rebinds a name)")
+    if declined is not None:
+        return declined
     return Declined("a masked read other than the one argument of `sum`: its size depends on the data")

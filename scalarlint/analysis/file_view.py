@@ -10,13 +10,13 @@ every fixer keeps to this view.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
 if TYPE_CHECKING:
-    from libcst.metadata import CodeRange, Scope
+    from libcst.metadata import BaseAssignment, CodeRange, Scope
 
     from scalarlint.analysis.kinds import Kind, Origin
     from scalarlint.analysis.sources import SourceFile
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 class ValueKinds(Protocol):
     """What the inference says about values: their kind, whether a subscript picks one
-    element or is a mask, what a call is and whether a range runs over data; ``cache`` keeps a
+    element or is a mask, what a call is, which bindings of a name reach a use and whether a
+    range runs over data; ``cache`` keeps a
     fixer's per-node answers for the file's lifetime (keys start with the fixer's own tag)."""
 
     cache: dict[tuple[str, cst.CSTNode], object]
@@ -37,6 +38,8 @@ class ValueKinds(Protocol):
     def is_mask_index(self, node: cst.Subscript) -> bool: ...
 
     def module_call(self, call: cst.Call) -> str | None: ...
+
+    def reaching_assignments(self, name: cst.Name) -> Sequence[BaseAssignment]: ...
 
     def range_over_data(self, call: cst.Call, least: Origin = ...) -> bool: ...
 

@@ -213,6 +213,12 @@ class Inference:
         """On some path the name holds one element of a device array (``element_access.may_be_element``)."""
         return element_access.may_be_element(self, value)
 
+    def reaching_assignments(self, name: cst.Name) -> Sequence[BaseAssignment]:
+        """The bindings of ``name`` that can reach this use, in source order (``flow``: an
+        unconditional rebinding before it hides the earlier ones); empty when unknown."""
+        referents = self._referents(name, self.scopes.get(name))
+        return self.flow.reaching(name, referents) if referents else ()
+
     def reaching_kinds(self, name: cst.BaseExpression) -> list[Kind]:
         """The kind of every assignment reaching ``name`` (both branches of a conditional
         expression apart); empty for anything but a name with assignments."""

@@ -75,3 +75,23 @@ def rrule_prod(x):
         return (dx,)
 
     return y, prod_pullback
+
+
+def rrule_prod_masks(x):
+    """The product rule with zeros patched through boolean masks, as MyGrad's ``Prod`` does:
+    ``prod / x``, then 0 where two or more zeros meet, then the product of the others at a
+    lone zero."""
+    xp = array_api_compat.array_namespace(x)
+    y = xp.prod(x)
+
+    def prod_masks_pullback(dy):
+        zero_count = xp.broadcast_to(xp.sum(x == 0, keepdims=True), x.shape)
+        is_zero = x == 0
+        ones_at_zeros = xp.where(is_zero, 1.0, x)
+        dx = xp.prod(x, keepdims=True) / ones_at_zeros  # right but at a lone zero
+        dx[zero_count > 1] = 0.0
+        lone = xp.logical_and(is_zero, zero_count == 1)
+        dx[lone] = (xp.prod(ones_at_zeros, keepdims=True) / ones_at_zeros)[lone]
+        return (dx * dy,)
+
+    return y, prod_masks_pullback
