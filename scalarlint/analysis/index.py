@@ -59,6 +59,7 @@ class _Indexer(ast.NodeVisitor):
         self.returned: dict[int, ReturnedArrays] = {}  # id(entry) -> its names bound to arrays, what it returns
         self.host_callbacks: set[str] = set()  # names handed to jax.pure_callback(f, ...) & co
         self.wrapped_rules: dict[str, str] = {}  # f of custom_gradient(f): name -> the rule decorator
+        self.factories: dict[str, str] = {}  # function key -> key of the nested function it returns
 
     def visit(self, node: ast.AST) -> None:
         handler = _HANDLERS.get(type(node))
@@ -121,7 +122,13 @@ class _Indexer(ast.NodeVisitor):
                 target = call_target(choice) if isinstance(choice, (ast.Name, ast.Attribute)) else None
                 if target:
                     self.func_stack[-1].calls.append(target)
+                    if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                        self.func_stack[-1].aliases.setdefault(node.targets[0].id, []).append(target)
         if self.func_stack or self.class_stack or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return
+        made = self._made_by_factory(node.value)
+        if made is not None:  # _grad = _make_grad(torch): the function the factory returns
+            self.index.top_level[node.targets[0].id] = made
             return
         dotted = dotted_name(node.value)
         if not dotted:
@@ -205,10 +212,20 @@ class _Indexer(ast.NodeVisitor):
         returned = self.returned.pop(id(entry), None)
         entry.returns_array = annotated_array(annotation) or (returned is not None and returned.whole_array())
         entry.return_parts = returned.tuple_parts() if returned is not None else ()
+        made = returned_function(key, returned.returned if returned is not None else [], self.index.functions)
+        if made is not None:
+            self.factories[key] = made
         self.stack.pop()
         self.func_stack.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def _made_by_factory(self, value: ast.expr) -> str | None:
+        """``_grad = _make_grad(torch)`` at module level, with ``_make_grad`` a function of the
+        module that returns one of its nested functions: the key of that nested function."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return None
+        return self.factories.get(self.index.top_level.get(value.func.id, ""))
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.visit(node.args)
@@ -309,6 +326,23 @@ class _Indexer(ast.NodeVisitor):
                 self.rule_names_passed.add(arg.id)
             elif isinstance(arg, ast.Attribute):
                 self.rule_names_passed.add(arg.attr)
+
+
+def returned_function(key: str, returned: list[ast.expr | None], functions: dict[str, FunctionEntry]) -> str | None:
+    """The nested function every ``return`` of ``key`` hands back, bare or through a wrapping
+    call (``return inner``, ``return njit(nogil=True)(inner)``): a factory that builds one
+    function per backend (``_make_grad(numpy)``, ``_make_grad(torch)``) from the same source."""
+    names = set()
+    for value in returned:
+        while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+            value = value.args[0]
+        if not isinstance(value, ast.Name):
+            return None
+        names.add(value.id)
+    if len(names) != 1:
+        return None
+    nested = f"{key}.{names.pop()}"
+    return nested if nested in functions else None
 
 
 def call_target(func: ast.expr) -> tuple[str, ...] | None:

@@ -165,6 +165,8 @@ class CallFacts:
         sequences = {k.tag for k in known}
         if Tag.ARRAY_SEQ in sequences and sequences <= {Tag.ARRAY_SEQ, Tag.CONTAINER}:
             return K.ARRAY_SEQ  # the rule's tensors from one caller, a list from another: a list of tensors
+        if sequences == {Tag.MODULE}:
+            return K.MODULE  # _make_mask(numpy) and _make_mask(load_backend("torch")): a namespace parameter
         if not known or not all(k.is_device or k.tag is Tag.ARRAY_SEQ for k in known):
             known = kinds
         joined = K.combine(known) if known else K.UNKNOWN

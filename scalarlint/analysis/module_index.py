@@ -30,6 +30,9 @@ class FunctionEntry:
     call_keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
     host_callback: bool = False  # handed to jax.pure_callback & co: it runs on host copies
     passed: list[str] = field(default_factory=list)  # names handed to a call (map(helper, xs), super(Cls, self))
+    # local names bound to a function (``mask_ = _njit_mask if fast else _mask``): what nested
+    # functions calling ``mask_(...)`` run
+    aliases: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -149,6 +149,8 @@ class Project:
             rest = ".".join(parts[cut:])
             if rest in index.functions:
                 return index, rest
+            if rest in index.top_level and index.top_level[rest] in index.functions:  # an alias, a factory's product
+                return index, index.top_level[rest]
             if cut == len(parts) - 1 and parts[-1] in index.imports:  # re-exported helper
                 return self.resolve_dotted(index.imports[parts[-1]], depth + 1)
         return None
@@ -162,6 +164,9 @@ class Project:
                 candidate = f"{scope}.{head}"
                 if candidate in index.functions and scope not in index.classes:  # methods do not see class names
                     return index, candidate
+                enclosing = index.functions.get(scope)
+                if scope != caller and enclosing is not None and head in enclosing.aliases:
+                    return self._alias_target(index, scope, enclosing.aliases[head])
                 scope = scope.rpartition(".")[0]
             if head in index.top_level:
                 return index, index.top_level[head]
@@ -194,6 +199,18 @@ class Project:
                     return found
         if head in index.imports:
             return self.resolve_dotted(".".join([index.imports[head], *target[1:]]))
+        return None
+
+    def _alias_target(self, index: ModuleIndex, scope: str, targets: list[tuple[str, ...]]) -> tuple[ModuleIndex, str] | None:
+        """A closure's call of a name its enclosing function bound to a function (``mask_ =
+        _njit_mask`` in a factory, ``mask_(...)`` in the function it returns): the first of the
+        bound functions that resolves, from the enclosing function's point of view."""
+        for target in targets:
+            if target[0] in index.functions[scope].aliases:
+                continue  # mask_ = mask_: no cycle
+            found = self.resolve_call(index, scope, target)
+            if found is not None:
+                return found
         return None
 
     def _instance_class(self, index: ModuleIndex, caller: str, target: tuple[str, ...]) -> tuple[str, ...] | None:
