@@ -78,6 +78,7 @@ reduction result. If the conversion is intended and happens once, mark it with
         "scatter_add",
         "allow_scalar_block",
         "host_copy",
+        "iterated_copy",
     ),
 )
 
