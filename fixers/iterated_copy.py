@@ -40,14 +40,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import BuiltinAssignment
 
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 
 from .copy_answers import answers
 from .copy_plan import HoistPlan, is_device_array, outermost_data_loop, plan_for
-from .cst_helpers import ancestors, contains
+from .cst_helpers import ancestors, contains, is_builtin_at
 from .edits import bare, replace_expression
 from .host_copy import to_host_fixes
 from .loop_names import loops_around
@@ -179,14 +178,9 @@ def _converted_here(analyzer: AnalyzedFile, loop: cst.For, read: cst.Name) -> bo
     if not isinstance(call, cst.Call) or len(call.args) != 1 or arg.keyword is not None or arg.star:  # type: ignore[union-attr]
         return False
     name = call_name(call.func)
-    if name is None or len(name) != 1 or name[0] not in CONVERSIONS or not _builtin(analyzer, call, name[0]):
+    if name is None or len(name) != 1 or name[0] not in CONVERSIONS or not is_builtin_at(analyzer, call, name[0]):
         return False
     return _runs_every_trip(analyzer, loop, call)
-
-
-def _builtin(analyzer: AnalyzedFile, node: cst.CSTNode, name: str) -> bool:
-    scope = analyzer.scopes.get(node)
-    return scope is not None and name in scope and all(isinstance(a, BuiltinAssignment) for a in scope[name])
 
 
 def _runs_every_trip(analyzer: AnalyzedFile, loop: cst.For, node: cst.CSTNode) -> bool:
