@@ -71,11 +71,11 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     access = header.test if finding.node is header else finding.node
     if not declarable(analyzer, access, header) or _walks_elements(header):
         return []
-    if not isinstance(analyzer.parents.get(header), (cst.IndentedBlock, cst.Module)):
-        return []
     reason = _why_not(analyzer, header, access)
     if reason is not None:
         return Declined(reason)
+    if not isinstance(analyzer.parents.get(header), (cst.IndentedBlock, cst.Module)):
+        return []
     name, import_edit, blocked = allow_name(analyzer, header)
     if name is None or not is_builtin_at(analyzer, header, "bool"):
         return []
