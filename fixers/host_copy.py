@@ -40,7 +40,8 @@ Applicability
     reads. A reviewer decides.
 
 The module is the fix; which arrays are copied is ``copy_plan``'s, which findings the copies
-answer ``copy_answers``'s.
+answer ``copy_answers``'s. How a fix imports ``to_host`` (``to_host_fixes``) is shared with
+``iterated_copy``, which copies an array where a loop's header iterates it.
 """
 
 from __future__ import annotations

@@ -21,9 +21,10 @@ When it is offered
     ``float(el)``) on every trip before anything can leave the trip early. That conversion is
     the proof: ``int`` of a row of several values raises, so a program that works before the fix
     iterates single values (0-d elements, or rows of one value), which stay single values on the
-    host, used as numbers as before. Not where ``host_copy`` already copies the array before an
-    outer loop, and not in a TorchScript function (``@torch.jit.script`` compiles no call of a
-    Python helper).
+    host, used as numbers as before. Inside another loop the copy is made once per trip of that
+    loop (still one transfer where there was one sync per element). Not where ``host_copy``
+    already copies the array before an outer loop, and not in a TorchScript function
+    (``@torch.jit.script`` compiles no call of a Python helper).
 
 Applicability
     Unsafe and a fallback, like ``host_copy`` (whose import handling it shares: the configured
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
 CONVERSIONS = frozenset({"int", "float"})  # of a row of several values: they raise
 COMPILING_DECORATORS = frozenset({"script"})  # ``torch.jit.script``: no call of a Python helper
 LEAVES_THE_TRIP = (cst.Continue, cst.Break, cst.Return, cst.Raise, cst.Yield)
+SHOWN = 40  # characters of the iterable in the fix's message
 
 
 def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
@@ -78,7 +80,8 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
 
 def _loop_fixes(analyzer: AnalyzedFile, plan: HoistPlan) -> list[Fix] | Declined:
     array = plan.copied_in_place[0]
-    shown = analyzer.module.code_for_node(bare(array))
+    shown = " ".join(analyzer.module.code_for_node(bare(array)).split())
+    shown = shown if len(shown) <= SHOWN else shown[: SHOWN - 3] + "..."
 
     def edit(to_host: str) -> Edit:
         return replace_expression(analyzer, array, cst.Call(func=cst.Name(to_host), args=[cst.Arg(bare(array))]))
