@@ -13,7 +13,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import Assignment, BuiltinAssignment, ClassScope, GlobalScope, Scope
+from libcst.metadata import (
+    Assignment,
+    BuiltinAssignment,
+    ClassScope,
+    GlobalScope,
+    Scope,
+)
 
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk

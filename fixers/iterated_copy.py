@@ -64,6 +64,11 @@ CONVERSIONS = frozenset({"int", "float"})  # of a row of several values: they ra
 COMPILING_DECORATORS = frozenset({"script"})  # ``torch.jit.script``: no call of a Python helper
 LEAVES_THE_TRIP = (cst.Continue, cst.Break, cst.Return, cst.Raise, cst.Yield)
 SHOWN = 40  # characters of the iterable in the fix's message
+# what evaluates all of its parts whenever it is evaluated (the exceptions are tested first)
+EVALUATED_PARTS = (
+    cst.BaseExpression, cst.BaseSmallStatement, cst.Arg, cst.ComparisonTarget, cst.Element,
+    cst.AssignTarget, cst.Index, cst.SubscriptElement,
+)
 
 
 def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
@@ -213,9 +218,7 @@ def _evaluates_always(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
         return parent.left is child or bool(parent.comparisons) and parent.comparisons[0] is child
     if isinstance(parent, (cst.IfExp, cst.Lambda, cst.BaseComp, cst.BaseCompoundStatement)):
         return False
-    return isinstance(parent, (cst.BaseExpression, cst.BaseSmallStatement)) or isinstance(
-        parent, (cst.Arg, cst.ComparisonTarget, cst.Element, cst.AssignTarget, cst.Index, cst.SubscriptElement)
-    )
+    return isinstance(parent, EVALUATED_PARTS)
 
 
 def _nothing_leaves_before(statements: tuple[cst.CSTNode, ...] | list[cst.CSTNode], node: cst.CSTNode) -> bool:

@@ -5,11 +5,11 @@ every case it declines."""
 from __future__ import annotations
 
 import pytest
+from scalarlint.fixers import allow_scalar_header
+from scalarlint.fixers.outcomes import Declined
 
 from scalarlint.config import Config
 from scalarlint.diagnostics import Applicability
-from scalarlint.fixers import allow_scalar_header
-from scalarlint.fixers.outcomes import Declined
 from scalarlint.runtime import ScalarIndexingError, disallow_scalar, strict
 
 # autograd's fixed_point, in a vjp maker: one host test per trip of a whole-array iteration.
@@ -172,9 +172,10 @@ def test_display_only_without_a_declared_dependency_or_configured_helper(snip, t
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "mine"\ndependencies = ["numpy"]\n')
     path = tmp_path / "rules.py"
     path.write_text(WHILE_RULE)
+    from scalarlint.fixers.engine import check_text
+
     from scalarlint.analysis.sources import SourceFile
     from scalarlint.config import config_from_table
-    from scalarlint.fixers.engine import check_text
 
     found = check_text(SourceFile(str(path), WHILE_RULE, "utf-8", WHILE_RULE.encode()), config_from_table({}, str(tmp_path)))
     assert isinstance(found, list)
