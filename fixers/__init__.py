@@ -15,7 +15,9 @@ safe or not:
 - ``slice_view``: size-1 slice views for one-element reads and writes (SL101, SL102);
 - ``zero_d_view``: 0-d views ``xp.reshape(x[i:i + 1 or None], ())`` for kept element reads (SL101);
 - ``allow_scalar_block``: ``with allow_scalar():`` around one statement (SL101, SL102, SL105);
+- ``allow_scalar_header``: the test of an ``if``/``while`` header computed in ``with allow_scalar():`` as a flag (SL101, SL105);
 - ``host_copy``: one ``to_host`` copy before a loop that reads elements of arrays it never writes (SL101, SL104, SL105);
+- ``iterated_copy``: ``for el in to_host(x)``, a loop iterating a host copy of the array it walks (SL104, SL105);
 - ``element_loop``: whole-array statements for loops over one element at a time (SL101, SL102);
 - ``running_scan``: ``cumsum``/``cumprod`` (with flips) for running sums and products (SL101, SL102);
 - ``product_of_others``: two exclusive ``cumprod`` for per-element products of the others (SL101, SL102, SL104);

@@ -22,7 +22,8 @@ When it is offered
     header such as ``if x[i] > 0:`` would put the whole block under the scope), is not inside
     a lambda or generator expression (they run later, outside the scope), and whose index does
     not come from a search loop (the search fixer handles those). Not when ``allow_scalar``
-    already names something else there.
+    already names something else there. (The test of an ``if`` or ``while`` header gets its
+    scope from ``allow_scalar_header``, which hoists it into a flag.)
 
 Applicability
     Display-only, and never applied, when the import would add a dependency the project does
@@ -63,26 +64,38 @@ NAME = "allow_scalar"
 
 def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix]:
     node = finding.node
-    if analyzer.context.in_data_loop(node) or _indexed_by_a_loop(analyzer, node):
-        return []
-    subscripts = [n for n in walk(node) if isinstance(n, cst.Subscript)]
-    if any(deferred_to_search(analyzer, s) for s in subscripts):
+    if not declarable(analyzer, node):
         return []
     stmt = _statement(analyzer, node)
     if stmt is None or contains(stmt, (cst.Yield, cst.Await)):
         return []
-    name, import_edit, blocked = _allow_name(analyzer, stmt)
+    name, import_edit, blocked = allow_name(analyzer, stmt)
     if name is None:
         return []
-    wrapped = cst.With(
-        items=[cst.WithItem(item=cst.Call(func=cst.Name(name)))],
-        body=cst.IndentedBlock(body=[stmt.with_changes(leading_lines=())]),
-    )
-    edit = replace_statements(analyzer, stmt, stmt, [wrapped])
+    edit = replace_statements(analyzer, stmt, stmt, [scoped(name, stmt.with_changes(leading_lines=()))])
     if edit is None:
         return []
+    return declaring_fixes(f"Wrap the statement in `with {name}():` (declares this single access)", edit, import_edit, blocked)
+
+
+def declarable(analyzer: AnalyzedFile, node: cst.CSTNode, place: cst.CSTNode | None = None) -> bool:
+    """Whether an access at ``node`` happens once, so that declaring it blesses one sync: not in
+    a loop over data (around ``place``, where that is not ``node`` itself: a ``while`` whose
+    own test it is), not indexed by a loop's variable, and not one a search fixer rewrites."""
+    if analyzer.context.in_data_loop(place or node) or _indexed_by_a_loop(analyzer, node):
+        return False
+    return not any(deferred_to_search(analyzer, s) for s in walk(node) if isinstance(s, cst.Subscript))
+
+
+def scoped(name: str, *statements: cst.BaseStatement) -> cst.With:
+    """``with name():`` around ``statements``."""
+    return cst.With(items=[cst.WithItem(item=cst.Call(func=cst.Name(name)))], body=cst.IndentedBlock(body=list(statements)))
+
+
+def declaring_fixes(message: str, edit: Edit, import_edit: Edit | None, blocked: str | None) -> list[Fix]:
+    """The fix that adds an ``allow_scalar`` scope: unsafe, or display-only (``blocked`` says
+    why) when its import would add an undeclared dependency."""
     edits = (edit,) if import_edit is None else (import_edit, edit)
-    message = f"Wrap the statement in `with {name}():` (declares this single access)"
     if blocked is not None:
         return [Fix(Applicability.DISPLAY_ONLY, f"{message}; {blocked}", edits)]
     return [Fix(Applicability.UNSAFE, message, edits)]
@@ -116,7 +129,7 @@ def import_source(config_value: str) -> tuple[str, str]:
     return setting_module(config_value), NAME
 
 
-def _allow_name(analyzer: AnalyzedFile, stmt: cst.CSTNode) -> tuple[str | None, Edit | None, str | None]:
+def allow_name(analyzer: AnalyzedFile, stmt: cst.CSTNode) -> tuple[str | None, Edit | None, str | None]:
     """The local name of ``allow_scalar``, the import edit that provides it (if needed), and
     why that import may not be added (``None`` when it may)."""
     module_path, name = import_source(analyzer.config.allow_scalar_import)

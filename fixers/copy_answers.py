@@ -1,7 +1,7 @@
 """Which findings one loop's host copies answer: those the copies remove.
 
 The reads of the copied arrays (SL101), their unpacking into Python names and the iteration of
-a copied array (SL104), a loop whose element accesses all move to the copies (SL104 at its
+a copied array, by name or copied in place in the loop's header (SL104), a loop whose element accesses all move to the copies (SL104 at its
 header), and host conversions (SL105: ``int``, ``round``, Python's ``max``, tests in ``if``,
 slice bounds) of values computed only from such elements and host numbers (``_host_after``).
 Writes are never answered (SL102): the array written stays on the device. What is claimed here
@@ -46,10 +46,19 @@ def answers(finding: Finding, analyzer: AnalyzedFile, plan: HoistPlan) -> bool:
 
 def _iterates_only_copies(analyzer: AnalyzedFile, plan: HoistPlan, iterable: cst.CSTNode) -> bool:
     """A loop header (``enumerate(lengths)``) whose every array is iterated from its copy."""
+    if any(_iterated_whole(iterable) is copied for copied in plan.copied_in_place):
+        return True
     moved = {id(n) for n in plan.iterated}
     names = [n for n in walk(iterable) if isinstance(n, cst.Name)]
     arrays = [n for n in names if id(n) in moved or is_device_array(analyzer, n)]
     return bool(arrays) and all(id(n) in moved for n in arrays)
+
+
+def _iterated_whole(iterable: cst.CSTNode) -> cst.CSTNode:
+    """What a loop's header iterates: the argument of ``enumerate(x)``, else the iterable."""
+    if isinstance(iterable, cst.Call) and call_name(iterable.func) == ["enumerate"] and iterable.args:
+        return iterable.args[0].value
+    return iterable
 
 
 def _loop_reads_only_copies(finding: Finding, analyzer: AnalyzedFile, plan: HoistPlan) -> bool:
@@ -90,12 +99,15 @@ def _name_host_after(analyzer: AnalyzedFile, plan: HoistPlan, name: cst.Name, se
     assignments = assignments_of(analyzer, name)
     if not assignments:
         return False
+    rebinding = _rebinding_loop(analyzer, name)
     for assignment in assignments:
         target = assignment.node
         if target in seen:
             continue  # a value carried around the loop: host when every other source is
         seen.add(target)
         header = _for_header(analyzer, target)
+        if header is not None and rebinding is not None and not _within(analyzer, header, rebinding):
+            continue  # another loop's binding: this loop's header rebinds the name before its body runs
         if header is not None:
             if not _iterates_only_copies(analyzer, plan, header.iter):
                 return False  # an element of a device array, or of something else
@@ -104,6 +116,25 @@ def _name_host_after(analyzer: AnalyzedFile, plan: HoistPlan, name: cst.Name, se
         if source is None or not _host_after(analyzer, plan, source, seen):
             return False
     return True
+
+
+def _rebinding_loop(analyzer: AnalyzedFile, read: cst.Name) -> cst.For | None:
+    """The innermost ``for`` whose body holds ``read`` and whose target binds its name: of the
+    name's bindings by ``for`` headers, only it and those inside its body reach the read."""
+    child: cst.CSTNode = read
+    for parent in ancestors(analyzer, read):
+        if isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return None
+        if isinstance(parent, cst.For) and child is parent.body and any(
+            isinstance(n, cst.Name) and n.value == read.value for n in walk(parent.target)
+        ):
+            return parent
+        child = parent
+    return None
+
+
+def _within(analyzer: AnalyzedFile, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return node is outer or any(parent is outer for parent in ancestors(analyzer, node))
 
 
 def _for_header(analyzer: AnalyzedFile, target: cst.CSTNode) -> cst.For | None:

@@ -23,7 +23,7 @@ from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 
 from .cst_helpers import ancestors
-from .loop_names import loops_around
+from .loop_names import fresh_name, loops_around, names_taken
 from .number_uses import name_used_as_number, used_as_number
 
 if TYPE_CHECKING:
@@ -36,12 +36,15 @@ ITERATED = "iterated"
 @dataclass(frozen=True, eq=False)
 class HoistPlan:
     """What one loop's host copies are: the loop, the copied arrays (name -> copy's name), the
-    element reads and the iterations of one-dimensional arrays that move to the copies."""
+    element reads and the iterations of one-dimensional arrays that move to the copies; and
+    the arrays copied where the loop's header iterates them (``iterated_copy``'s
+    ``for f in to_host(factors.flip(0))``), which need no name."""
 
     loop: cst.For | cst.While
     copies: dict[str, str]
     reads: list[cst.Subscript]
     iterated: list[cst.Name]  # ``for v in lengths``: the iterable's name, which moves to the copy
+    copied_in_place: tuple[cst.BaseExpression, ...] = ()
 
 
 def outermost_data_loop(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.For | cst.While | None:
@@ -82,7 +85,7 @@ def _make_plan(analyzer: AnalyzedFile, loop: cst.For | cst.While) -> HoistPlan |
         elif use == ITERATED:
             iterated.setdefault(name.value, []).append(name)
     inference = analyzer.context.inference
-    taken = _names_taken(analyzer, loop)
+    taken = names_taken(analyzer, loop)
     copies: dict[str, str] = {}
     kept: list[cst.Subscript] = []
     walked: list[cst.Name] = []
@@ -97,7 +100,7 @@ def _make_plan(analyzer: AnalyzedFile, loop: cst.For | cst.While) -> HoistPlan |
             continue
         if not all(used_as_number(analyzer, s) for s in subscripts) or not all(_elements_used_as_numbers(analyzer, n) for n in loops):
             continue  # a row or a slab handed on whole: a host copy would mix host and device arrays
-        copies[array] = _fresh(f"{array}_host", taken)
+        copies[array] = fresh_name(f"{array}_host", taken)
         kept.extend(subscripts)
         walked.extend(loops)
     return HoistPlan(loop, copies, kept, walked) if copies else None
@@ -198,22 +201,3 @@ def is_device_array(analyzer: AnalyzedFile, name: cst.BaseExpression) -> bool:
     all, ``to_host`` makes a NumPy array of it, with the same values.)"""
     kind = analyzer.context.inference.kind(name)
     return kind.is_array and kind.doubt <= Doubt.PARAMETER
-
-
-def _names_taken(analyzer: AnalyzedFile, loop: cst.CSTNode) -> set[str]:
-    scope = analyzer.scopes.get(loop)
-    taken = {n.value for n in walk(analyzer.module) if isinstance(n, cst.Name)} if scope is None else set()
-    while scope is not None:
-        taken.update(a.name for a in scope.assignments)
-        taken.update(a.node.value for a in scope.accesses if isinstance(a.node, cst.Name))
-        scope = None if scope.parent is scope else scope.parent
-    return taken
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    taken.add(candidate)
-    return candidate
-

@@ -13,7 +13,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import Assignment, ClassScope, GlobalScope, Scope
+from libcst.metadata import (
+    Assignment,
+    BuiltinAssignment,
+    ClassScope,
+    GlobalScope,
+    Scope,
+)
 
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
@@ -93,3 +99,9 @@ def binding_value(analyzer: AnalyzedFile, target: cst.CSTNode) -> cst.BaseExpres
     if isinstance(parent, cst.AnnAssign) and parent.value is not None and parent.target is target:
         return parent.value
     return None
+
+
+def is_builtin_at(analyzer: AnalyzedFile, node: cst.CSTNode, name: str) -> bool:
+    """Whether ``name`` at ``node`` means Python's builtin (nothing in the file rebinds it)."""
+    scope = analyzer.scopes.get(node)
+    return scope is not None and name in scope and all(isinstance(a, BuiltinAssignment) for a in scope[name])

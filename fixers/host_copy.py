@@ -40,12 +40,14 @@ Applicability
     reads. A reviewer decides.
 
 The module is the fix; which arrays are copied is ``copy_plan``'s, which findings the copies
-answer ``copy_answers``'s.
+answer ``copy_answers``'s. How a fix imports ``to_host`` (``to_host_fixes``) is shared with
+``iterated_copy``, which copies an array where a loop's header iterates it.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,23 +87,35 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
 
 
 def _loop_fixes(analyzer: AnalyzedFile, plan: HoistPlan) -> list[Fix] | Declined:
+    copied = ", ".join(f"`{array}`" for array in plan.copies)
+    return to_host_fixes(
+        analyzer, plan.loop, lambda name: _edit(analyzer, plan, name),
+        lambda name: f"Copy {copied} to the host once before the loop (`{name}`) and read elements there: one transfer, not one sync per element",
+    )
+
+
+def to_host_fixes(
+    analyzer: AnalyzedFile, anchor: cst.CSTNode, edit_for: Callable[[str], Edit | None], message_for: Callable[[str], str]
+) -> list[Fix] | Declined:
+    """The fix that calls ``to_host`` (its local name given to ``edit_for``) at ``anchor``:
+    unsafe and a fallback, with the import of the configured helper where it is missing;
+    display-only when that import would add an undeclared dependency; declined when the
+    vendored helper predates ``to_host``. ``message_for`` says what the fix does, given that name."""
     module_path = setting_module(analyzer.config.allow_scalar_import)
     if _helper_lacks_it(analyzer):
         return Declined(OLD_HELPER)
     configured = analyzer.config.allow_scalar_import_configured
-    name, import_edit, blocked = imported_name(analyzer, plan.loop, module_path, NAME, configured)
+    name, import_edit, blocked = imported_name(analyzer, anchor, module_path, NAME, configured)
     if name is None:
         return []
-    edit = _edit(analyzer, plan, name)
+    edit = edit_for(name)
     if edit is None:
         return []
-    copied = ", ".join(f"`{array}`" for array in plan.copies)
-    message = f"Copy {copied} to the host once before the loop (`{name}`) and read elements there: one transfer, not one sync per element"
+    message = message_for(name)
     edits = (edit,) if import_edit is None else (import_edit, edit)
     if blocked is not None:
         return [Fix(Applicability.DISPLAY_ONLY, f"{message}; {blocked}", edits, fallback=True)]
     return [Fix(Applicability.UNSAFE, message + " (the values become host NumPy scalars)", edits, fallback=True)]
-
 
 
 def _edit(analyzer: AnalyzedFile, plan: HoistPlan, to_host: str) -> Edit | None:

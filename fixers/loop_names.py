@@ -1,8 +1,11 @@
-"""Names a ``for`` loop binds or uses, and whether a rewrite of the loop may drop them.
+"""Names a ``for`` loop binds or uses, whether a rewrite of the loop may drop them, and fresh
+names a rewrite may bind.
 
 Python keeps the loop variable (and every name assigned in the body) bound after the loop;
 a vector form binds none of them, or binds them to whole arrays. The loop fixers use these
-checks to rewrite only loops whose names do not outlive them.
+checks to rewrite only loops whose names do not outlive them. A rewrite that binds a new name
+(a host copy, a test's flag) takes one that nothing around it reads or binds
+(``names_taken``, ``fresh_name``).
 """
 
 from __future__ import annotations
@@ -77,3 +80,26 @@ def loops_around(analyzer: AnalyzedFile, node: cst.CSTNode) -> list[cst.CSTNode]
     parent = analyzer.parents.get(node)
     header = node if isinstance(node, (cst.For, cst.While)) else parent if isinstance(parent, cst.For) and parent.iter is node else None
     return [header, *loops] if header is not None and header not in loops else loops
+
+
+def names_taken(analyzer: AnalyzedFile, node: cst.CSTNode) -> set[str]:
+    """Every name a new binding at ``node`` could clash with: those bound or read in its scope
+    and the scopes around it, and every name written anywhere in its function (a nested
+    function reading a global of that name would see the new binding instead)."""
+    scope = analyzer.scopes.get(node)
+    function = next((a for a in ancestors(analyzer, node) if isinstance(a, cst.FunctionDef)), None)
+    taken = names_in(analyzer.module if scope is None or function is None else function)
+    while scope is not None:
+        taken.update(a.name for a in scope.assignments)
+        taken.update(a.node.value for a in scope.accesses if isinstance(a.node, cst.Name))
+        scope = None if scope.parent is scope else scope.parent
+    return taken
+
+
+def fresh_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name2``, ``name3``, ... : the first not in ``taken`` (which then holds it)."""
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    taken.add(candidate)
+    return candidate

@@ -75,6 +75,7 @@ loop, vectorize the loop instead (`xp.where`, reductions, `argmax` of a mask).
         "scatter_add",
         "while_search",
         "allow_scalar_block",
+        "allow_scalar_header",
         "host_copy",
     ),
 )

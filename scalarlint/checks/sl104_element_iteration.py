@@ -61,6 +61,7 @@ The array module's reductions and elementwise arithmetic: `xp.sum(x)`, `xp.max(x
         "scatter_add",
         "array_reduction",
         "host_copy",
+        "iterated_copy",
     ),
 )
 

@@ -80,7 +80,9 @@ reduction result. If the conversion is intended and happens once, mark it with
         "running_scan",
         "scatter_add",
         "allow_scalar_block",
+        "allow_scalar_header",
         "host_copy",
+        "iterated_copy",
     ),
 )
 

@@ -72,10 +72,13 @@ def test_not_offered_in_a_lambda_or_when_the_name_is_taken(snip) -> None:
     assert snip.fixes_of(taken, "SL105") == []
 
 
-def test_not_offered_for_a_compound_statement_header(snip) -> None:
+def test_a_compound_statement_header_is_never_wrapped_whole(snip) -> None:
+    """The scope would cover the whole block: only the test is scoped (``allow_scalar_header``)."""
     text = RULE.replace("    scale = float(x[0])  # keep this comment\n", "    scale = 1.0\n    if float(x[0]) > 0:\n        scale = 2.0\n")
     assert [d for d in snip.diagnostics(text) if d.code == "SL105"]
-    assert snip.fixes_of(text, "SL105") == []
+    messages = [f.message for _, f in snip.fixes_of(text, "SL105")]
+    assert messages and not any("Wrap the statement" in m for m in messages)
+    assert "    with allow_scalar():\n        condition = bool(float(x[0]) > 0)\n    if condition:\n        scale = 2.0\n" in snip.fixed(text).text
 
 
 def test_keeps_tabs_and_crlf(snip) -> None:

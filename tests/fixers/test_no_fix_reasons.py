@@ -64,7 +64,8 @@ def test_fixed_findings_carry_no_reason(snip) -> None:
 
 
 def test_an_element_used_on_the_host(snip) -> None:
-    text = HEAD.format(body="        if x[0] > w:\n            dx = dx * 2").replace("def rrule_f(x, w):\n", "def rrule_f(x, w):\n    x = x.reshape(-1)\n")
+    # (an ``elif`` test: the first test of a chain gets ``allow_scalar_header``'s fix)
+    text = HEAD.format(body="        if w > 1:\n            dx = dx * 3\n        elif x[0] > w:\n            dx = dx * 2").replace("def rrule_f(x, w):\n", "def rrule_f(x, w):\n    x = x.reshape(-1)\n")
     found = [d for d in snip.diagnostics(text) if d.code == "SL101" and not d.fixes]
     assert found and "used on the host (a condition)" in (found[0].no_fix_reason or "")
 
