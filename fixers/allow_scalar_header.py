@@ -69,7 +69,8 @@ def fixes(finding: Finding, analyzer: AnalyzedFile) -> list[Fix] | Declined:
     if header is None:
         return []
     access = header.test if finding.node is header else finding.node
-    if not declarable(analyzer, access, header) or _walks_elements(header):
+    # the whole test moves into the scope: every access in it must happen once, not only this one
+    if not declarable(analyzer, header.test, header) or _walks_elements(header):
         return []
     reason = _why_not(analyzer, header, access)
     if reason is not None:

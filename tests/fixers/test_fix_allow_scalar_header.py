@@ -160,8 +160,13 @@ def test_declines_a_yield_or_await_in_the_test(snip) -> None:
                         "        for k in range(len(x)):\n            if x[k] > 0:\n                scale = scale * 2.0\n"),
         IF_RULE.replace("        if x[0] > 0:  # positive start\n            scale = 2.0\n",
                         "        k = 0\n        while x[k] > 0:\n            k += 1\n        scale = float(k)\n"),
+        # a findlast-style search: ``x[best]`` alone is read once, but ``x[k]`` beside it is one
+        # read per trip of the loop around the test
+        IF_RULE.replace("        if x[0] > 0:  # positive start\n            scale = 2.0\n",
+                        "        best = 0\n        m, n = x.shape\n        for k in range(m):\n            if x[k, 0] > x[best, 0]:\n                best = k\n"
+                        "        scale = float(best)\n"),
     ],
-    ids=["in-a-loop-over-data", "while-walking-elements"],
+    ids=["in-a-loop-over-data", "while-walking-elements", "search-beside-a-loop-read"],
 )
 def test_not_offered_where_the_test_syncs_once_per_element(snip, text: str) -> None:
     assert [d for d in snip.diagnostics(text) if d.code in ("SL101", "SL105")]
