@@ -11,6 +11,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from scalarlint.analysis.imports import qualified_names
 from scalarlint.analysis.syntax import call_name
 from scalarlint.checks.base import CheckContext
 
@@ -23,9 +24,20 @@ def narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckCont
     for name, test in _tests_of(value, use, ctx):
         if name == "isinstance" and len(test.args) == 2 and not any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
             return True
+        if name == "isinstance" and len(test.args) == 2 and _names_numpy_ndarray(test.args[1].value, ctx):
+            return True
         if name == "isscalar" and len(test.args) == 1:
             return True
     return False
+
+
+def _names_numpy_ndarray(types: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``numpy.ndarray`` itself (``np.ndarray``, ``_np.ndarray``): a value of that type is a
+    NumPy array, host data, whatever the module's other paths run on (not ``cupy.ndarray``,
+    not ``xp.ndarray``)."""
+    if not (isinstance(types, cst.Attribute) and types.attr.value == "ndarray"):
+        return False
+    return "numpy" in qualified_names(types.value, ctx.inference.scopes.get(types.value))
 
 
 TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
