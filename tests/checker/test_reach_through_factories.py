@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scalarlint.config import Config
-from scalarlint.engine import check_paths
+from tree_samples import check_tree  # tests/checker is on sys.path
 
 KERNELS = """\
 import numpy
@@ -79,12 +78,6 @@ class SoftAlign(torch.autograd.Function):
 """
 
 
-def _check_tree(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
-    return sorted((Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics)
 
 
 def _line(text: str, fragment: str) -> int:
@@ -92,19 +85,19 @@ def _line(text: str, fragment: str) -> int:
 
 
 def test_the_function_a_factory_returns_is_a_helper_of_the_rule_that_calls_it(tmp_path: Path) -> None:
-    found = _check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kernels.py": KERNELS, "pkg/rule.py": RULE})
+    found = check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kernels.py": KERNELS, "pkg/rule.py": RULE})
     kernels = {(row, code) for name, row, code in found if name == "kernels.py"}
     assert (_line(KERNELS, "for i in range(d.shape[0])"), "SL104") in kernels
     assert (_line(KERNELS, "out[i] = backend.exp(r[i] - d[i])"), "SL101") in kernels
 
 
 def test_a_closure_calls_what_its_factory_bound_to_a_local_name(tmp_path: Path) -> None:
-    found = _check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kernels.py": KERNELS, "pkg/rule.py": RULE})
+    found = check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kernels.py": KERNELS, "pkg/rule.py": RULE})
     assert ("kernels.py", _line(KERNELS, "mask[int(bounds[i]), i] = 1"), "SL105") in found
 
 
 def test_without_the_rule_the_factories_products_are_not_checked(tmp_path: Path) -> None:
-    found = _check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kernels.py": KERNELS})
+    found = check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kernels.py": KERNELS})
     assert found == []
 
 
@@ -137,8 +130,8 @@ defvjp(clip, grad_clip)
 
 
 def test_a_module_alias_is_followed_and_a_numpy_ndarray_test_narrows_to_host(tmp_path: Path) -> None:
-    found = _check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/wrapped.py": WRAPPER, "pkg/user.py": USER})
+    found = check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/wrapped.py": WRAPPER, "pkg/user.py": USER})
     assert ("wrapped.py", _line(WRAPPER, "return res.tolist()"), "SL105") not in found
     cupy_wrapper = WRAPPER.replace("isinstance(res, _np.ndarray)", "isinstance(res, cupy.ndarray)").replace("import numpy as _np", "import cupy\nimport numpy as _np")
-    found = _check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/wrapped.py": cupy_wrapper, "pkg/user.py": USER})
+    found = check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/wrapped.py": cupy_wrapper, "pkg/user.py": USER})
     assert ("wrapped.py", _line(cupy_wrapper, "return res.tolist()"), "SL105") in found

@@ -7,17 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tree_samples import check_tree  # tests/checker is on sys.path
+
 from scalarlint.analysis.project import module_names
-from scalarlint.config import Config
-from scalarlint.engine import check_paths
-
-
-def _check_tree(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    result = check_paths([tmp_path], Config(root=str(tmp_path)), jobs=1)
-    return sorted((Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics)
 
 
 def test_a_folder_without_init_inside_a_package_is_a_namespace_subpackage(tmp_path: Path) -> None:
@@ -93,14 +85,14 @@ def test_keywords_pin_a_common_method_and_tuple_parts_come_from_another_module(t
     """``solver.step(..., k1=x)`` reaches the solvers' ``step`` (not the optimizer's, which takes
     no ``k1``); there ``c``, ``a[0]`` and ``b`` are rank-1 tensors built in another module and set
     in ``__init__``, so each literal index reads one element. ``settings()`` returns host values."""
-    found = _check_tree(tmp_path, SOLVER_TREE)
+    found = check_tree(tmp_path, SOLVER_TREE)
     assert found == [("ode.py", 13, "SL101"), ("ode.py", 13, "SL101"), ("ode.py", 14, "SL101"), ("ode.py", 14, "SL101")]
 
 
 def test_without_the_keyword_a_common_method_name_reaches_nothing(tmp_path: Path) -> None:
     tree = dict(SOLVER_TREE)
     tree["dyn/odeint.py"] = SOLVER_TREE["dyn/odeint.py"].replace("k1=x", "x")
-    assert _check_tree(tmp_path, tree) == []
+    assert check_tree(tmp_path, tree) == []
 
 
 QUADRATURE_TREE = {
@@ -146,5 +138,5 @@ def integrate_jvp(primals, tangents):
 def test_a_function_handed_over_through_partial_is_reached(tmp_path: Path) -> None:
     """``Ops(build=partial(build_integrand, ...))`` then ``ops.build(...)`` in a rule runs
     ``build_integrand``: its ``float(...)`` of a device value is a host copy."""
-    found = _check_tree(tmp_path, QUADRATURE_TREE)
+    found = check_tree(tmp_path, QUADRATURE_TREE)
     assert found == [("build.py", 6, "SL105")]
