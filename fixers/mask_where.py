@@ -5,14 +5,20 @@ What it rewrites
     count them first (a sync), and graph capture or ``jit`` reject it. A masked write or sum
     keeps every element and chooses per element instead::
 
-        dx[x <= 0] = 0              ->  dx = xp.where(x <= 0, 0, dx)
-        dx[m] += g                  ->  dx = xp.where(m, dx + g, dx)
-        dx[m] = dy[m]               ->  dx = xp.where(m, dy, dx)
+        dx[x <= 0] = 0              ->  dx[...] = xp.where(x <= 0, 0, dx)
+        dx[m] += g                  ->  dx[...] = xp.where(m, dx + g, dx)
+        dx[m] = dy[m]               ->  dx[...] = xp.where(m, dy, dx)
         s = xp.sum(x[x > 0])        ->  s = xp.sum(xp.where(x > 0, x, 0))
+
+    A write stays a write into the same array (``[...]``, every element): another name for the
+    buffer (``loss = M``, a view, the caller's argument) sees the change as before, and each
+    value is cast to the array's dtype as the masked write cast it (``xp.where`` alone would
+    give the promoted dtype: a float16 array would come back float64 where NumPy 1 promotes a
+    0-d operand).
 
 When it is offered
     The written array is a name or an attribute of a name (``self.g[m] = 0`` ->
-    ``self.g = xp.where(m, 0, self.g)``; the fix rebinds it), an array by evidence (for an
+    ``self.g[...] = xp.where(m, 0, self.g)``; it is named twice), an array by evidence (for an
     attribute, the array assigned to it earlier in the block will do), and the mask provably
     has its shape (``mask_shape``): built with comparisons, ``&``/``|``/``~`` and elementwise
     functions from the array itself or from arrays of the same known rank, or leading back to
@@ -26,13 +32,11 @@ When it is offered
     An array module alias is in scope.
 
 Applicability
-    Unsafe: the write rebinds the name (or the attribute) to a new array instead of changing it
-    in place, so another name for the same buffer (``loss = M``: ``M`` keeps its values; a
-    view, an argument the caller still holds, another reference to the attribute's old array)
-    no longer sees the change; and the value is computed for every element, where the mask
-    skipped some (``1 / x`` warns at zeros that were masked out); and the result has the
-    promoted dtype of ``xp.where`` where the masked write cast the value to the array's (an
-    integer array given ``0.5`` becomes a float array). Otherwise the values are the same.
+    Unsafe: the value is computed for every element, where the mask skipped some (``1 / x``
+    warns at zeros that were masked out, and an error raised for a masked-out element now
+    raises); and the kept elements pass through ``xp.where``'s promoted dtype on their way back
+    (an int64 array given ``0.5`` goes through float64: integers above 2**53 lose digits).
+    Otherwise the array holds the same values as after the masked write.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ if TYPE_CHECKING:
     from scalarlint.analysis.file_view import AnalyzedFile
     from scalarlint.checks.base import Finding
 
-WRITE_MESSAGE = "Write through `xp.where(mask, value, a)` instead of the boolean mask (fixed shape, no sync)"
+WRITE_MESSAGE = "Write `a[...] = xp.where(mask, value, a)` instead of through the boolean mask (fixed shape, no sync)"
 SUM_MESSAGE = "Sum `xp.where(mask, a, 0)` instead of the masked elements (fixed shape, no sync)"
 _AUGMENTED = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide,
@@ -117,8 +121,8 @@ def _where(xp: str, *args: cst.BaseExpression) -> cst.Call:
 def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpression, xp: str) -> list[Fix] | Declined:
     statement = enclosing_statement(analyzer, target)
     array = target.value
-    if not _rebindable(array):
-        return Declined("the masked array is not a name or an attribute of a name (the `xp.where` form rebinds it)")
+    if not _named_plainly(array):
+        return Declined("the masked array is not a name or an attribute of a name (the `xp.where` form names it twice)")
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return Declined("the masked write shares its line with other statements")
     small = statement.body[0]
@@ -137,14 +141,16 @@ def _write(analyzer: AnalyzedFile, target: cst.Subscript, mask: cst.BaseExpressi
         return Declined("the masked array is not an array by the analysis's evidence")
     if not _mask_fits(analyzer, array, mask):
         return Declined("nothing shows the mask has the array's shape (a lower-rank mask selects whole rows)")
-    rebind = cst.Assign(targets=[cst.AssignTarget(array.deep_clone())], value=_where(xp, mask, value, array.deep_clone()))
+    whole = cst.Subscript(value=array.deep_clone(), slice=[cst.SubscriptElement(cst.Index(cst.Ellipsis()))])
+    write = cst.Assign(targets=[cst.AssignTarget(whole)], value=_where(xp, mask, value, array.deep_clone()))
     # the statement's own leading lines (comments above it) stay where they are
-    edit = replace_statements(analyzer, statement, statement, [statement.with_changes(body=[rebind], leading_lines=())])
+    edit = replace_statements(analyzer, statement, statement, [statement.with_changes(body=[write], leading_lines=())])
     return [Fix(Applicability.UNSAFE, WRITE_MESSAGE, (edit,))] if edit is not None else []
 
 
-def _rebindable(array: cst.BaseExpression) -> bool:
-    """A name, or an attribute of a name (``self.grad``): what ``x = xp.where(...)`` can rebind."""
+def _named_plainly(array: cst.BaseExpression) -> bool:
+    """A name, or an attribute of a name (``self.grad``): named twice by ``a[...] = xp.where(..., a)``
+    without evaluating anything else twice."""
     return isinstance(array, cst.Name) or isinstance(array, cst.Attribute) and isinstance(array.value, cst.Name)
 
 

@@ -9,7 +9,7 @@ and never a value it cannot type.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 

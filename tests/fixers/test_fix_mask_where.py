@@ -42,8 +42,8 @@ def _run(text: str, x: np.ndarray, dy: np.ndarray, on_strict: bool) -> tuple[flo
 def test_mask_writes_and_sums_become_where_with_the_same_values(snip) -> None:
     outcome = snip.fixed(RULE)
     assert "    s = xp.sum(xp.where(x > 1, x, 0))\n" in outcome.text
-    assert "        dx = xp.where(x <= 0, 0, dx)\n" in outcome.text
-    assert "        dx = xp.where(x > 1, dx + (dy * 2), dx)\n" in outcome.text
+    assert "        dx[...] = xp.where(x <= 0, 0, dx)\n" in outcome.text
+    assert "        dx[...] = xp.where(x > 1, dx + (dy * 2), dx)\n" in outcome.text
     rng = np.random.default_rng(2)
     for n in (1, 4, 9):
         x, dy = rng.integers(-2, 4, size=n).astype(float), rng.normal(size=n)
@@ -74,4 +74,37 @@ def test_a_comment_above_the_write_stays_once(snip) -> None:
     text = RULE.replace("        dx[x <= 0] = 0\n", "        # no gradient below zero\n        dx[x <= 0] = 0\n")
     fixed = snip.fixed(text).text
     assert fixed.count("# no gradient below zero") == 1
-    assert "        # no gradient below zero\n        dx = xp.where(x <= 0, 0, dx)\n" in fixed
+    assert "        # no gradient below zero\n        dx[...] = xp.where(x <= 0, 0, dx)\n" in fixed
+
+
+DTYPES = '''\
+import numpy as np
+
+
+def rrule_half(x, w):
+    def pullback(dy):
+        dx = np.zeros_like(x)
+        dx[x > 0] = w[x > 0] * dy
+        return (dx,)
+
+    return x, pullback
+'''
+
+
+def test_the_write_keeps_the_arrays_dtype_as_the_masked_write_did(snip) -> None:
+    """``dx[m] = v`` casts ``v`` to ``dx``'s dtype; ``xp.where`` alone would promote (float16 with
+    a float64 value: float64). The whole write ``dx[...] = ...`` casts as the masked one did."""
+    fixed = snip.fixed(DTYPES).text
+    assert "        dx[...] = np.where(x > 0, w * dy, dx)\n" in fixed
+    rng = np.random.default_rng(4)
+    for shape in ((), (1,), (7,)):
+        x = rng.normal(size=shape).astype(np.float16)
+        w = rng.normal(size=shape)  # float64
+        namespace: dict[str, object] = {}
+        results = []
+        for text in (DTYPES, fixed):
+            exec(compile(text, "rule", "exec"), namespace)
+            _, pullback = namespace["rrule_half"](x, w)  # type: ignore[operator]
+            results.append(pullback(np.float64(1.5))[0])
+        assert results[1].dtype == results[0].dtype == np.float16
+        np.testing.assert_array_equal(results[1], results[0])
