@@ -17,7 +17,9 @@ see ``benchmarks/recall/SOURCES.md``):
    convention (``benchmarks/real_tests_map.py``), saying when a changed file has none;
 5. run exactly those test files on the unfixed tree and on the fixed one, with ``--python``,
    an interpreter whose environment has the project's test dependencies and **not** scalarlint
-   (the script refuses one that can import it), so that a fix importing scalarlint would fail.
+   (the script refuses one that can import it), so that a fix importing scalarlint would fail;
+   every test starts from the same seeds (Python's, NumPy's, PyTorch's where loaded: a small
+   plugin), so that tests drawing unseeded random inputs cannot flip between the two runs.
 
 A test that passes before and fails after is a fixer bug (or a fix that must become unsafe).
 The findings per check and the kind of fix each has (safe, unsafe, display-only: the fix would
@@ -66,6 +68,24 @@ from real_tests_map import test_files_for  # a sibling module, not a package
 
 # A test file that cannot be imported here (didyprog's needs allennlp) must not stop the others.
 QUIET = ["-q", "-rfE", "-p", "no:cacheprovider", "-o", "addopts=", "-o", "required_plugins=", "--continue-on-collection-errors"]
+# Tests that draw unseeded random inputs pass or fail on their own (didyprog's Hessian check of
+# ``np.random.randn`` data fails about one run in sixteen, fixed or not): every test starts from
+# the same seeds, before and after fixing, so that a difference is the fix's.
+SEED_PLUGIN = "real_fixes_seed"
+SEED_PLUGIN_TEXT = '''"""Seed Python's, NumPy's and (where loaded) PyTorch's generators before every test."""
+import random
+import sys
+
+
+def pytest_runtest_setup(item):
+    random.seed(0)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(0)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.manual_seed(0)
+'''
 MODES: dict[str, list[str]] = {"default": [], "all": ["--scope", "all", "--select", "ALL"]}
 IMPORTS_SCALARLINT = re.compile(r"^\s*(?:import|from)\s+scalarlint\b", re.MULTILINE)
 # Chainer's markers for tests that need a device or library this machine lacks, or take long.
@@ -183,8 +203,12 @@ def run_tests(python: str, tree: Path, project: Project, files: list[str], timeo
     """Run the given test files of the tree where scalarlint cannot be imported."""
     if not files:
         return Outcome(Counter(), set())
-    env = {**os.environ, **project.env, "PYTHONPATH": str(tree / project.pythonpath), "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [python, "-m", "pytest", *files, *QUIET, *project.pytest_args]
+    plugins = tree.parent / "real_fixes_plugins"  # beside the tree: not part of what was fixed
+    plugins.mkdir(exist_ok=True)
+    (plugins / f"{SEED_PLUGIN}.py").write_text(SEED_PLUGIN_TEXT, encoding="utf-8")
+    path = os.pathsep.join([str(tree / project.pythonpath), str(plugins)])
+    env = {**os.environ, **project.env, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [python, "-m", "pytest", *files, *QUIET, "-p", SEED_PLUGIN, *project.pytest_args]
     start = time.monotonic()
     try:
         proc = subprocess.run(command, cwd=tree, capture_output=True, text=True, env=env, check=False, timeout=timeout)
@@ -351,7 +375,8 @@ def table(results: list[dict[str, object]], args: argparse.Namespace) -> str:
             "`allow-scalar-import = \"<pkg>._allow_scalar\"` in its `pyproject.toml`. Modes: `default` is "
             "`scalarlint check --fix --unsafe-fixes <pkg>`; `all` adds `--scope all --select ALL`. "
             "The tests run are exactly the test files of the changed files (next table), on the unfixed tree (before) "
-            "and on the fixed one (after). Sources: the release files in `benchmarks/recall/SOURCES.md`."
+            "and on the fixed one (after), every test from the same seeds (Python's, NumPy's, PyTorch's where loaded). "
+            "Sources: the release files in `benchmarks/recall/SOURCES.md`."
         ),
         f"Machine: {platform.machine()}, {os.cpu_count()} cores; scalarlint run by Python {platform.python_version()}.",
         "",
