@@ -16,6 +16,7 @@ from scalarlint.analysis.rule_decorators import dotted_name, registration_decora
 from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
 from scalarlint.analysis.node_types import kinds
+from scalarlint.analysis.factory_products import returned_function
 from scalarlint.analysis.module_index import FORWARD_REASON, REGISTERED_REASON, ClassEntry, FunctionEntry, ModuleIndex, lambda_key, lambda_ordinals
 from scalarlint.config import Config
 
@@ -326,23 +327,6 @@ class _Indexer(ast.NodeVisitor):
                 self.rule_names_passed.add(arg.id)
             elif isinstance(arg, ast.Attribute):
                 self.rule_names_passed.add(arg.attr)
-
-
-def returned_function(key: str, returned: list[ast.expr | None], functions: dict[str, FunctionEntry]) -> str | None:
-    """The nested function every ``return`` of ``key`` hands back, bare or through a wrapping
-    call (``return inner``, ``return njit(nogil=True)(inner)``): a factory that builds one
-    function per backend (``_make_grad(numpy)``, ``_make_grad(torch)``) from the same source."""
-    names = set()
-    for value in returned:
-        while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
-            value = value.args[0]
-        if not isinstance(value, ast.Name):
-            return None
-        names.add(value.id)
-    if len(names) != 1:
-        return None
-    nested = f"{key}.{names.pop()}"
-    return nested if nested in functions else None
 
 
 def call_target(func: ast.expr) -> tuple[str, ...] | None:
