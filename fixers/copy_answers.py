@@ -18,7 +18,7 @@ from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 
 from .copy_plan import HoistPlan, is_device_array
-from .cst_helpers import ancestors, assignments_of
+from .cst_helpers import ancestors, assignments_of, within
 
 if TYPE_CHECKING:
     from scalarlint.analysis.file_view import AnalyzedFile
@@ -106,7 +106,7 @@ def _name_host_after(analyzer: AnalyzedFile, plan: HoistPlan, name: cst.Name, se
             continue  # a value carried around the loop: host when every other source is
         seen.add(target)
         header = _for_header(analyzer, target)
-        if header is not None and rebinding is not None and not _within(analyzer, header, rebinding):
+        if header is not None and rebinding is not None and not within(analyzer, header, rebinding):
             continue  # another loop's binding: this loop's header rebinds the name before its body runs
         if header is not None:
             if not _iterates_only_copies(analyzer, plan, header.iter):
@@ -131,10 +131,6 @@ def _rebinding_loop(analyzer: AnalyzedFile, read: cst.Name) -> cst.For | None:
             return parent
         child = parent
     return None
-
-
-def _within(analyzer: AnalyzedFile, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
-    return node is outer or any(parent is outer for parent in ancestors(analyzer, node))
 
 
 def _for_header(analyzer: AnalyzedFile, target: cst.CSTNode) -> cst.For | None:

@@ -23,7 +23,7 @@ from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.tree import walk
 
 from .cst_helpers import ancestors
-from .loop_names import fresh_name, loops_around, names_taken
+from .loop_names import fresh_name, loops_in_its_function, names_taken
 from .number_uses import name_used_as_number, used_as_number
 
 if TYPE_CHECKING:
@@ -50,12 +50,8 @@ class HoistPlan:
 def outermost_data_loop(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.For | cst.While | None:
     """The outermost ``for``/``while`` statement over data around ``node`` within its function."""
     found: cst.For | cst.While | None = None
-    function = next((a for a in ancestors(analyzer, node) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
-    for loop in loops_around(analyzer, node):
-        if not isinstance(loop, (cst.For, cst.While)) or not analyzer.context.is_data_loop(loop):
-            continue
-        inside = next((a for a in ancestors(analyzer, loop) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
-        if inside is function:
+    for loop in loops_in_its_function(analyzer, node):
+        if isinstance(loop, (cst.For, cst.While)) and analyzer.context.is_data_loop(loop):
             found = loop
     return found
 

@@ -36,6 +36,16 @@ def ancestors(analyzer: AnalyzedFile, node: cst.CSTNode) -> Iterator[cst.CSTNode
         parent = analyzer.parents.get(parent)
 
 
+def enclosing_function(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.FunctionDef | cst.Lambda | None:
+    """The innermost function or lambda around ``node``."""
+    return next((a for a in ancestors(analyzer, node) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+
+
+def within(analyzer: AnalyzedFile, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    """``node`` is ``outer`` or lies inside it."""
+    return node is outer or any(parent is outer for parent in ancestors(analyzer, node))
+
+
 def enclosing_statement(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.BaseStatement | None:
     for parent in ancestors(analyzer, node):
         if isinstance(parent, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):

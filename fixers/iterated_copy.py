@@ -50,7 +50,7 @@ from .copy_plan import HoistPlan, is_device_array, outermost_data_loop, plan_for
 from .cst_helpers import ancestors, contains, is_builtin_at
 from .edits import bare, replace_expression
 from .host_copy import to_host_fixes
-from .loop_names import loops_around
+from .loop_names import loops_in_its_function
 from .number_uses import name_used_as_number
 
 if TYPE_CHECKING:
@@ -99,15 +99,7 @@ def _loop_fixes(analyzer: AnalyzedFile, plan: HoistPlan) -> list[Fix] | Declined
 
 def _loops_of_its_function(analyzer: AnalyzedFile, node: cst.CSTNode) -> list[cst.For]:
     """The ``for`` loops around ``node`` (a finding on a header first), within its function."""
-    function = _function_of(analyzer, node)
-    return [
-        loop for loop in loops_around(analyzer, node)
-        if isinstance(loop, cst.For) and _function_of(analyzer, loop) is function
-    ]
-
-
-def _function_of(analyzer: AnalyzedFile, node: cst.CSTNode) -> cst.CSTNode | None:
-    return next((a for a in ancestors(analyzer, node) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+    return [loop for loop in loops_in_its_function(analyzer, node) if isinstance(loop, cst.For)]
 
 
 def _plan_for(analyzer: AnalyzedFile, loop: cst.For) -> HoistPlan | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from .cst_helpers import ancestors, names_in
+from .cst_helpers import ancestors, enclosing_function, names_in
 
 if TYPE_CHECKING:
     from scalarlint.analysis.file_view import AnalyzedFile
@@ -80,6 +80,12 @@ def loops_around(analyzer: AnalyzedFile, node: cst.CSTNode) -> list[cst.CSTNode]
     parent = analyzer.parents.get(node)
     header = node if isinstance(node, (cst.For, cst.While)) else parent if isinstance(parent, cst.For) and parent.iter is node else None
     return [header, *loops] if header is not None and header not in loops else loops
+
+
+def loops_in_its_function(analyzer: AnalyzedFile, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``loops_around(node)`` that lie within ``node``'s own function (not loops around its ``def``)."""
+    function = enclosing_function(analyzer, node)
+    return [loop for loop in loops_around(analyzer, node) if enclosing_function(analyzer, loop) is function]
 
 
 def names_taken(analyzer: AnalyzedFile, node: cst.CSTNode) -> set[str]:

@@ -18,7 +18,7 @@ from scalarlint.analysis.loop_range import RangeInfo
 from scalarlint.analysis.syntax import integer_value
 
 from .array_evidence import known_array
-from .cst_helpers import ancestors, assignments_of, binding_value, names_in
+from .cst_helpers import ancestors, assignments_of, binding_value, names_in, within
 from .edits import bare, parenthesized, xp_call
 from .elementwise import ARITHMETIC, BOOLEAN_FUNCTIONS, ELEMENTWISE_FUNCTIONS, is_elementwise_call, module_function
 from .index_facts import index_values
@@ -229,7 +229,7 @@ def uses_after_ok(analyzer: AnalyzedFile, assignments: list[Assignment], after: 
     for assignment in assignments:
         for access in assignment.references:
             use = access.node
-            if any(a is after for a in ancestors(analyzer, use)):
+            if within(analyzer, use, after):
                 continue  # inside the code being replaced
             if use not in analyzer.positions or analyzer.positions[use].start.line < start:
                 return False  # read before the search: it would see another value
