@@ -225,9 +225,8 @@ class Inference:
         if not isinstance(name, cst.Name):
             return []
         scope = self.scopes.get(name)
-        referents = self._referents(name, scope)
         kinds: list[Kind] = []
-        for ref in self.flow.reaching(name, referents) if referents else ():
+        for ref in self.reaching_assignments(name):
             value = assigned_value(getattr(ref, "node", None), self.parents)
             if isinstance(value, cst.IfExp):  # one assignment, two branches
                 kinds += [self.kind(value.body), self.kind(value.orelse)]
