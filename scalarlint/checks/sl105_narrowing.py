@@ -20,15 +20,34 @@ ARRAY_TYPE_NAMES = ("ndarray", "Tensor", "Array", "Variable", "NDArray")
 
 def narrowed_to_host(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
     """``if isinstance(value, numpy.generic): return value.item()``: inside a test that names
-    no array type, the value is host data; likewise inside ``if numpy.isscalar(value):``."""
-    for name, test in _tests_of(value, use, ctx):
-        if name == "isinstance" and len(test.args) == 2 and not any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
-            return True
-        if name == "isinstance" and len(test.args) == 2 and _names_numpy_ndarray(test.args[1].value, ctx):
-            return True
-        if name == "isscalar" and len(test.args) == 1:
-            return True
-    return False
+    no array type (or names ``numpy.ndarray`` itself), the value is host data; likewise inside
+    ``if numpy.isscalar(value):``."""
+    return any(_narrows_to(name, test, ctx) == HOST for name, test in _tests_of(value, use, ctx))
+
+
+def narrowed_to_tensor(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
+    """``if is_tensor(dim): dim = int(dim.item())``: inside a test that the value is a tensor
+    (``torch.is_tensor``, ``isinstance(v, Tensor)``) a name that reads like a setting holds one."""
+    return any(_narrows_to(name, test, ctx) == TENSOR for name, test in _tests_of(value, use, ctx))
+
+
+HOST, TENSOR = "host", "tensor"
+TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
+
+
+def _narrows_to(name: str, test: cst.Call, ctx: CheckContext) -> str | None:
+    """What the type test ``test`` (a call of ``name``) says its subject is: host data, a
+    tensor, or nothing."""
+    if name == "isinstance" and len(test.args) == 2:
+        types = test.args[1].value
+        if _names_numpy_ndarray(types, ctx) or not any(t in ctx.source_of(types) for t in ARRAY_TYPE_NAMES):
+            return HOST
+        return TENSOR
+    if name == "isscalar" and len(test.args) == 1:
+        return HOST
+    if name in TENSOR_TESTS and len(test.args) == 1:
+        return TENSOR
+    return None
 
 
 def _names_numpy_ndarray(types: cst.BaseExpression, ctx: CheckContext) -> bool:
@@ -38,20 +57,6 @@ def _names_numpy_ndarray(types: cst.BaseExpression, ctx: CheckContext) -> bool:
     if not (isinstance(types, cst.Attribute) and types.attr.value == "ndarray"):
         return False
     return "numpy" in qualified_names(types.value, ctx.inference.scopes.get(types.value))
-
-
-TENSOR_TESTS = frozenset({"is_tensor", "is_ndarray", "is_array", "isTensor"})
-
-
-def narrowed_to_tensor(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> bool:
-    """``if is_tensor(dim): dim = int(dim.item())``: inside a test that the value is a tensor
-    (``torch.is_tensor``, ``isinstance(v, Tensor)``) a name that reads like a setting holds one."""
-    for name, test in _tests_of(value, use, ctx):
-        if name in TENSOR_TESTS and len(test.args) == 1:
-            return True
-        if name == "isinstance" and len(test.args) == 2 and any(t in ctx.source_of(test.args[1].value) for t in ARRAY_TYPE_NAMES):
-            return True
-    return False
 
 
 def _tests_of(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) -> Iterator[tuple[str, cst.Call]]:
