@@ -17,6 +17,7 @@ from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.masks import compared_to_mask, mask_name
 from scalarlint.analysis.scalar_use import arithmetic_top
 from scalarlint.analysis.syntax import is_none, positional
+from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
@@ -52,6 +53,8 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
     base = inf.kind(node.value)
     if base.tag is Tag.UNKNOWN and _indexed_like_an_array(inf, node) and not _indexed_deeper(inf, node):
         return True
+    if base.tag is Tag.UNKNOWN and _rank_stated(inf, node):
+        return True
     if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
         return False  # host bookkeeping (offset tables built with NumPy) is no device data
     indices = index_kinds(inf, node)
@@ -61,11 +64,107 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
         return False  # output[0, i] beside output[0, i, :50], c = cls[i] then c[1:]: rows
     if is_element(base, indices) or converted:
         return True
+    if base.rank is None and (_reads_both_ends(inf, node) or _element_elsewhere(inf, node)):
+        return True
     if base.rank is not None or base.doubt > Doubt.PARAMETER:
         return False
     if base.doubt == Doubt.PARAMETER:  # a helper's parameter: only numeric arithmetic vouches
         return inf.scalar_uses.numeric_use_as_scalar(node)
-    return inf.used_as_scalar(node) or _stored_into_element(inf, node)
+    return inf.used_as_scalar(node) or _stored_into_element(inf, node) or _assigned_an_element(inf, node)
+
+
+def _rank_stated(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``t = t_span[0]`` under ``elif len(t_span.shape) == 1:`` of a value the inference cannot
+    follow (rebound by a call it cannot type): only an array has a shape, and the function
+    states its rank, so host ints on every axis pick one element."""
+    if not isinstance(node.value, cst.Name) or inf.enclosing_function(node) not in inf.checked_functions:
+        return False
+    rank = inf.evidence.rank_of(node.value.value, node)
+    indices = index_kinds(inf, node)
+    return rank is not None and bool(indices) and len(indices) >= rank and all(k.is_host_int for k in indices)  # type: ignore[union-attr]
+
+
+def _assigned_an_element(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``costs[mb] = loglike`` with ``loglike`` one element of a device array: what is written
+    into the access is one value, so the access is one element (the mirror of
+    ``_stored_into_element``)."""
+    parent = inf.parents.get(node)
+    statement = inf.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and statement.targets[0].target is node:
+        value: cst.BaseExpression = statement.value
+    elif isinstance(statement, cst.AugAssign) and statement.target is node:
+        value = statement.value
+    else:
+        return False
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return is_element_value(inf, value)
+
+
+def _end_index(node: cst.Subscript) -> int | None:
+    """0 for ``x[0]``, -1 for ``x[-1]``, None for anything else."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    if isinstance(value, cst.Integer) and value.value == "0":
+        return 0
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) and isinstance(value.expression, cst.Integer) and value.expression.value == "1":
+        return -1
+    return None
+
+
+def _reads_both_ends(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``a, b = interval[0], interval[-1]``, ``span = t[-1] - t[0]``: one statement reading the
+    first and the last entry of the same array takes the two ends of a grid or an interval, one
+    value each (the rows of a matrix are not read in pairs like that)."""
+    end = _end_index(node)
+    if end is None or not isinstance(node.value, cst.Name):
+        return False
+    statement: cst.CSTNode | None = node
+    while statement is not None and not isinstance(statement, cst.BaseSmallStatement):
+        statement = inf.parents.get(statement)
+    if statement is None:
+        return False
+    name = node.value.value
+    return any(
+        isinstance(other, cst.Subscript) and isinstance(other.value, cst.Name) and other.value.value == name
+        and _end_index(other) == -1 - end
+        for other in walk(statement)
+    )
+
+
+def _element_elsewhere(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``betas[0]`` in a function that writes ``betas[idx(t, u)]`` as one element: the array's
+    other accesses with as many host-int indices (not literals, which would prove nothing by
+    themselves) already pick single elements, so its rank is the number of indices."""
+    if not isinstance(node.value, cst.Name):
+        return False
+    function = inf.enclosing_function(node)
+    if function is None:
+        return False
+    key = ("element-accessed names", function)
+    names = inf.cache.get(key)
+    if names is None:
+        inf.cache[key] = frozenset()  # while collecting, a literal access met on the way proves nothing
+        found = set()
+        for other in walk(function):
+            if (
+                isinstance(other, cst.Subscript) and isinstance(other.value, cst.Name)
+                and not all(_literal_index(e) for e in other.slice) and selects_element(inf, other)
+            ):
+                found.add((other.value.value, len(other.slice)))
+        inf.cache[key] = names = frozenset(found)
+    return (node.value.value, len(node.slice)) in names  # type: ignore[operator]
+
+
+def _literal_index(element: cst.SubscriptElement) -> bool:
+    index = element.slice
+    if not isinstance(index, cst.Index):
+        return False
+    value = index.value
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return isinstance(value, cst.Integer)
 
 
 def _stored_into_element(inf: "InferenceView", node: cst.Subscript) -> bool:

@@ -14,7 +14,7 @@ import ast
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
-from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES
+from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_CONTEXTS
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.factory_products import returned_function
 from scalarlint.analysis.module_index import FORWARD_REASON, REGISTERED_REASON, ClassEntry, FunctionEntry, ModuleIndex, lambda_key, lambda_ordinals
@@ -103,6 +103,8 @@ class _Indexer(ast.NodeVisitor):
         base = resolve_relative(self.index.package, node.module, node.level)
         for alias in node.names:
             if alias.name == "*":
+                if base and not self.func_stack:
+                    self.index.star_imports.append(base)
                 continue
             self.index.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
 
@@ -277,6 +279,18 @@ class _Indexer(ast.NodeVisitor):
         return found
 
     # -- calls -----------------------------------------------------------------------
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        """``with g.gradient_override_map({...}):`` (``Framework.rule_contexts``): the function
+        holding the block builds an op whose gradient a registered rule replaces, its forward."""
+        entry = self.func_stack[-1] if self.func_stack else None
+        if entry is not None and not entry.is_rule:
+            for item in node.items:
+                call = item.context_expr
+                if isinstance(call, ast.Call) and dotted_name(call.func).rsplit(".", 1)[-1] in RULE_CONTEXTS:
+                    entry.is_rule, entry.reason = True, f"builds an op under {dotted_name(call.func)} {FORWARD_REASON}"
+                    break
+        self.generic_visit(node)
+
     def visit_Call(self, node: ast.Call) -> None:
         if self.notes_registrations:
             self._note_defvjp(node)
@@ -359,6 +373,14 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     indexer.key_lambdas()
     for owner, name in indexer.gradient_hooks:
         hooked = index.functions.get(f"{owner}.{name}")
+        builder = index.functions.get(owner)
+        named = name in index.top_level or name in index.imports or bool(index.star_imports)
+        if hooked is None and builder is not None and named and name not in builder.keyword_params:
+            # out.grad_fn = AddBackward, a function of the module or an imported one: the builder
+            # is the forward and reaches the gradient as a helper (the engine calls it)
+            builder.calls.append((name,))
+            if not builder.is_rule:
+                builder.is_rule, builder.reason = True, BUILDER_REASON
         if hooked is not None and not hooked.is_rule:
             hooked.is_rule, hooked.reason = True, "assigned as a node's gradient"
         builder = index.functions.get(owner)
@@ -393,6 +415,8 @@ _HANDLERS = {
     ast.AsyncFunctionDef: _Indexer.visit_FunctionDef,
     ast.Lambda: _Indexer.visit_Lambda,
     ast.Call: _Indexer.visit_Call,
+    ast.With: _Indexer.visit_With,
+    ast.AsyncWith: _Indexer.visit_With,
     ast.Return: _Indexer.visit_Return,
     ast.Dict: _Indexer.visit_Dict,
 }

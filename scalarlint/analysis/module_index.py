@@ -59,6 +59,9 @@ class ModuleIndex:
     # Functions handed over under a keyword anywhere in the module (``Ops(boundary=_endpoint_term)``):
     # keyword -> the local names passed, so that ``ops.boundary(...)`` in a rule can reach them.
     keyword_functions: dict[str, list[str]] = field(default_factory=dict)
+    # ``from .grad_fn import *``: modules whose public names this one sees, searched in order
+    # after its own names and imports when a call names no other function.
+    star_imports: list[str] = field(default_factory=list)
 
     def rule_keys(self) -> list[str]:
         return [k for k, f in self.functions.items() if f.is_rule]

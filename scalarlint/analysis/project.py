@@ -153,6 +153,11 @@ class Project:
                 return index, index.top_level[rest]
             if cut == len(parts) - 1 and parts[-1] in index.imports:  # re-exported helper
                 return self.resolve_dotted(index.imports[parts[-1]], depth + 1)
+            if cut == len(parts) - 1:  # re-exported by ``from .ops import *``
+                for star in index.star_imports:
+                    found = self.resolve_dotted(f"{star}.{parts[-1]}", depth + 1)
+                    if found is not None:
+                        return found
         return None
 
     def resolve_call(self, index: ModuleIndex, caller: str, target: tuple[str, ...]) -> tuple[ModuleIndex, str] | None:
@@ -179,6 +184,10 @@ class Project:
                 if found is None and constructed and (owner := self.resolve_dotted(f"{index.imports[head]}.__init__")) is not None:
                     found = _work_constructor(owner[0], owner[1].rpartition(".")[0])
                 return found
+            for star in index.star_imports:  # from .grad_fn import *
+                found = self.resolve_dotted(f"{star}.{head}")
+                if found is not None:
+                    return found
             instance = self._instance_class(index, caller, (head, "__call__"))
             if instance is not None:  # idx = Index(...); idx(t, u): the instance's __call__
                 return self.resolve_call(index, caller, (*instance, "__call__"))

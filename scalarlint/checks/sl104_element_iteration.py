@@ -13,7 +13,8 @@ from typing import Iterable
 import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, Origin, Tag
-from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
+from scalarlint.analysis.loop_range import range_info
+from scalarlint.analysis.syntax import call_name, integer_value, is_name, is_range_name, positional
 from scalarlint.analysis.tree import is_inside, walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, Match, element_accesses, short
 from scalarlint.diagnostics import Severity
@@ -211,12 +212,14 @@ def _element_loop(node: cst.For | cst.CompFor | cst.While, ctx: CheckContext) ->
         header, counts = node.test, _counts_up_to_data(node.test, ctx)
     else:
         header, counts = node.iter, _counts_elements(node.iter, ctx)
-    if not counts:
+    if not counts and not _counted_by_setting(node):
         return
     body: cst.CSTNode = node.body if isinstance(node, (cst.For, cst.While)) else ctx.parents.get(node, node)
     accesses = element_accesses(body, ctx)
     if isinstance(node, cst.CompFor):
         accesses = [a for a in accesses if not is_inside(a, node.iter, ctx.parents)]
+    if not counts:
+        accesses = [a for a in accesses if _indexed_by(a, node.target)]
     if not accesses:
         return
     names = []
@@ -235,19 +238,57 @@ def _element_loop(node: cst.For | cst.CompFor | cst.While, ctx: CheckContext) ->
     )
 
 
+def _counted_by_setting(node: cst.For | cst.CompFor | cst.While) -> bool:
+    """``for outh in range(self.outh):`` (a bound the inference cannot call a data size) and not
+    ``range(3)`` (kernel taps): such a loop is an element loop only where its variable indexes
+    the element accesses themselves (``_indexed_by``), one trip per element along that axis."""
+    if isinstance(node, cst.While) or not isinstance(node.target, cst.Name):
+        return False
+    scan = range_info(node.iter)
+    return scan is not None and integer_value(scan.stop) is None
+
+
+def _indexed_by(access: cst.Subscript, target: cst.BaseAssignTargetExpression) -> bool:
+    """``top[i_roi, outd, outh, outw]`` for the loop variable ``outh``: the variable, alone or
+    in arithmetic (``E[i - 1, j]``), is one of the access's indices."""
+    if not isinstance(target, cst.Name):
+        return False
+    for element in access.slice:
+        index = element.slice
+        if isinstance(index, cst.Index) and _arithmetic_of(index.value, target.value):
+            return True
+    return False
+
+
+def _arithmetic_of(value: cst.BaseExpression, name: str) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value == name
+    if isinstance(value, cst.BinaryOperation):
+        return _arithmetic_of(value.left, name) or _arithmetic_of(value.right, name)
+    if isinstance(value, cst.UnaryOperation):
+        return _arithmetic_of(value.expression, name)
+    return False
+
+
 def _replacement(builtin: str) -> str:
     return {"sorted": "sort", "list": "asarray", "tuple": "asarray", "map": "vectorized ops", "filter": "where"}.get(builtin, builtin)
 
 
 def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
     """``a, b, c = x[i]``: unpacking a row iterates it. (``gy, = gy`` unpacks a tuple of
-    cotangents far more often than an array, so bare names are left alone.)"""
+    cotangents far more often than an array, so a parameter is left alone; a name the rule
+    computed as a device array, ``ix, iy, iz = index`` after ``index = (p / s).astype(int)``,
+    is a row.)"""
     if not any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
         return
     value = node.value
     kind = ctx.inference.kind(value)
     row_of_data = isinstance(value, cst.Subscript) and (
         ctx.inference.selects_element(value) or (kind.tag is Tag.ARRAY and not kind.doubt)
+    ) or (
+        # (unpacking proves a row, whatever the inference took its rank to be)
+        isinstance(value, cst.Name) and kind.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) and not kind.doubt
+        and ctx.inference.parameter_of(value) is None
     )
     if row_of_data:
         ctx.claim(value)

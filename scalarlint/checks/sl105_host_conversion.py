@@ -21,6 +21,7 @@ from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_axis_arguments import element_axis
 from scalarlint.checks.sl105_element_lists import element_list_finding
 from scalarlint.checks.sl105_narrowing import narrowed_to_host, narrowed_to_tensor
+from scalarlint.checks.sl105_python_math import math_conversion
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
 from scalarlint.vendored.locate import setting_module
 
@@ -109,6 +110,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     name = call_name(node.func)
     args = positional(node)
     yield from element_axis(node, ctx)
+    yield from math_conversion(node, ctx)
     for part in (_builtin_call, _transfer_call, _method_call):
         if (yield from part(node, name, args, ctx)):
             return  # the part recognised the call, with or without a finding

@@ -51,6 +51,7 @@ HOST_METHODS: frozenset[str] = _union("host_methods")
 ELEMENT_METHODS: frozenset[str] = _union("element_methods")
 HOST_FUNCTIONS: frozenset[str] = _union("host_functions")
 HOST_CALLBACKS: frozenset[str] = _union("host_callbacks")
+RULE_CONTEXTS: frozenset[str] = _union("rule_contexts")
 # NumPy-like namespaces by import path and their conventional names (``Framework.numpy_like_imports``).
 NUMPY_LIKE_IMPORTS: dict[str, str] = {k: v for f in FRAMEWORKS for k, v in f.numpy_like_imports.items()}
 # Every name that holds an array namespace: the frameworks' own and both names of each NumPy-like import.
@@ -72,6 +73,6 @@ FUNCTION_BASES: bool = any(f.function_bases for f in FRAMEWORKS)
 __all__ = [
     "ARRAY_MODULES", "CLASS_CONVENTIONS", "CONSTRUCTORS", "DEVICE_CONVERTING_MODULES", "ELEMENT_METHODS", "FUNCTION_BASES", "FRAMEWORKS", "NUMPY_LIKE_IMPORTS",
     "FUNCTION_LIKE", "HOST_CALLBACKS", "HOST_FUNCTIONS", "HOST_METHODS", "REGISTRATIONS", "RECEIVERS",
-    "REGISTRATION_METHODS", "RETURNS_CLOSURE_RULES", "RULE_DECORATORS", "SAVED_METHODS", "STRUCTURAL",
+    "REGISTRATION_METHODS", "RETURNS_CLOSURE_RULES", "RULE_CONTEXTS", "RULE_DECORATORS", "SAVED_METHODS", "STRUCTURAL",
     "ClassConvention", "Framework",
 ]

@@ -56,6 +56,10 @@ class Framework:
     element_methods: frozenset[str] = frozenset()  # ``x.asscalar()``, ``x.item()``: one element to the host
     host_functions: frozenset[str] = frozenset()  # ``jax.device_get(x)``, ``asnumpy(x)``: to the host
     host_callbacks: frozenset[str] = frozenset()  # ``jax.pure_callback(f, ...)``: runs Python on host copies
+    # Context managers under which a function defines an op whose gradient a registered rule
+    # replaces (TF1's ``with graph.gradient_override_map({"PyFunc": name}):``): the function
+    # holding the block is the forward of that rule, matched on the call's last name.
+    rule_contexts: frozenset[str] = frozenset()
     # Layer and model bases (``torch.nn.Module``): a ``backward(loss)`` on one of these runs the
     # engine, it is no rule, so structural discovery never looks at their subclasses.
     layer_bases: tuple[str, ...] = ()

@@ -22,7 +22,7 @@ class PickAlong(torch.autograd.Function):
         else:
             axis = axis if axis >= 0 else scores.dim() + axis  # expect: SL105
             order = [k for k in range(scores.dim()) if k != axis]  # expect: SL105
-            picked = scores.permute(order + [axis]).softmax(-1)
+            picked = scores.permute(order + [axis]).softmax(-1)  # expect: SL105
         total = scores.sum()
         out = grad.unsqueeze(axis) * picked / total  # expect: SL105
         return out, None
