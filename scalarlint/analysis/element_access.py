@@ -96,6 +96,8 @@ def _assigned_an_element(inf: "InferenceView", node: cst.Subscript) -> bool:
         value = statement.value
     else:
         return False
+    if not all(k.is_host_int for k in index_kinds(inf, node) or []):
+        return False  # betas[idx(T - 1, U - 1)] with T a 0-d tensor: a gather by a device index
     if isinstance(value, cst.UnaryOperation):
         value = value.expression
     return is_element_value(inf, value)
@@ -134,27 +136,36 @@ def _reads_both_ends(inf: "InferenceView", node: cst.Subscript) -> bool:
 
 
 def _element_elsewhere(inf: "InferenceView", node: cst.Subscript) -> bool:
-    """``betas[0]`` in a function that writes ``betas[idx(t, u)]`` as one element: the array's
-    other accesses with as many host-int indices (not literals, which would prove nothing by
-    themselves) already pick single elements, so its rank is the number of indices."""
-    if not isinstance(node.value, cst.Name):
+    """``betas[0]`` in a function that writes ``betas[idx(t, u)] = ...`` as one element: the
+    array's element writes with as many host-int indices (not literals, which would prove
+    nothing by themselves) show its rank, so a literal access with that many indices is one
+    element too. Only literal accesses are decided so, and only by writes: a read may be a row
+    of a list of rows, and an index that is itself a device value is a gather (``near-traced``)."""
+    if not isinstance(node.value, cst.Name) or not all(_literal_index(e) for e in node.slice):
         return False
     function = inf.enclosing_function(node)
     if function is None:
         return False
-    key = ("element-accessed names", function)
+    key = ("element-written names", function)
     names = inf.cache.get(key)
     if names is None:
         inf.cache[key] = frozenset()  # while collecting, a literal access met on the way proves nothing
         found = set()
         for other in walk(function):
             if (
-                isinstance(other, cst.Subscript) and isinstance(other.value, cst.Name)
-                and not all(_literal_index(e) for e in other.slice) and selects_element(inf, other)
+                isinstance(other, cst.Subscript) and isinstance(other.value, cst.Name) and _written(inf, other)
+                and not any(_literal_index(e) for e in other.slice)
+                and all(k.is_host_int for k in index_kinds(inf, other) or [])
+                and selects_element(inf, other)
             ):
                 found.add((other.value.value, len(other.slice)))
         inf.cache[key] = names = frozenset(found)
     return (node.value.value, len(node.slice)) in names  # type: ignore[operator]
+
+
+def _written(inf: "InferenceView", node: cst.Subscript) -> bool:
+    parent = inf.parents.get(node)
+    return isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AugAssign) and parent.target is node)
 
 
 def _literal_index(element: cst.SubscriptElement) -> bool:

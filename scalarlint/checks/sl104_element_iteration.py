@@ -276,9 +276,9 @@ def _replacement(builtin: str) -> str:
 
 def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
     """``a, b, c = x[i]``: unpacking a row iterates it. (``gy, = gy`` unpacks a tuple of
-    cotangents far more often than an array, so a parameter is left alone; a name the rule
-    computed as a device array, ``ix, iy, iz = index`` after ``index = (p / s).astype(int)``,
-    is a row.)"""
+    cotangents far more often than an array, and a name bound to what a call returned is a
+    tuple as often: a name is a row only where the inference took it for one element of a
+    device array, ``ix, iy, iz = index`` after ``index = (points[i] / s).astype(int)``.)"""
     if not any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
         return
     value = node.value
@@ -286,8 +286,8 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
     row_of_data = isinstance(value, cst.Subscript) and (
         ctx.inference.selects_element(value) or (kind.tag is Tag.ARRAY and not kind.doubt)
     ) or (
-        # (unpacking proves a row, whatever the inference took its rank to be)
-        isinstance(value, cst.Name) and kind.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) and not kind.doubt
+        # (unpacking proves a row of the array the element was read from)
+        isinstance(value, cst.Name) and kind.tag is Tag.DEVICE_SCALAR and not kind.doubt
         and ctx.inference.parameter_of(value) is None
     )
     if row_of_data:

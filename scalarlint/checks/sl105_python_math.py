@@ -5,8 +5,8 @@ Python's ``math`` functions work on Python floats: handed a tensor they call its
 and which works only on one element. So a ``math`` call of device data in a rule that runs is
 one element converted on the host, a sync: ``log_sum_exp(a, b)`` written with ``math.log1p``
 for two elements of a log-probability table. Only values the inference holds on the device
-for certain are reported (an element, or arithmetic on an element or on a parameter holding
-a device array), never a shape, a setting or a value it cannot type.
+for certain are reported (an element, or arithmetic on an element or on a parameter annotated
+as an array), never a shape, a setting or a value it cannot type.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from scalarlint.analysis.imports import call_head, qualified_names
-from scalarlint.analysis.kinds import Doubt
+from scalarlint.analysis.array_returns import annotated_array
 from scalarlint.analysis.syntax import positional
 from scalarlint.checks.base import CheckContext, Finding, short
 
@@ -50,8 +50,10 @@ def _names_python_math(node: cst.Call, ctx: CheckContext) -> bool:
 
 def _device_number(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     """An element, or arithmetic whose direct operands include an element or a parameter that
-    holds a device array (``b - a`` in ``log_sum_exp(a, b)``); not ``dilation[0] * k`` of a
-    parameter read through an index, which may be a tuple of settings."""
+    is annotated as an array (``b - a`` in ``log_sum_exp(a: Tensor, b: Tensor)``); not a bare
+    parameter (``math.exp(-dt / tau)``, ``math.ceil(n / chunk_size)``: settings as often as
+    tensors), and not
+    ``dilation[0] * k`` of a parameter read through an index, which may be a tuple of settings."""
     inference = ctx.inference
     if inference.is_element_value(value):
         return True
@@ -59,7 +61,16 @@ def _device_number(value: cst.BaseExpression, ctx: CheckContext) -> bool:
         return _device_number(value.left, ctx) or _device_number(value.right, ctx)
     if isinstance(value, cst.UnaryOperation):
         return _device_number(value.expression, ctx)
-    return (
-        isinstance(value, cst.Name) and inference.kind(value).is_array and not inference.kind(value).doubt > Doubt.PARAMETER
-        and inference.parameter_of(value) is not None
-    )
+    if not isinstance(value, cst.Name) or not inference.kind(value).is_array:
+        return False
+    param = inference.parameter_of(value)
+    return param is not None and _annotated_array(param)
+
+
+def _annotated_array(param: cst.Param) -> bool:
+    """``a: torch.Tensor``: the parameter's annotation names an array type (``ARRAY_ANNOTATIONS``)."""
+    if param.annotation is None:
+        return False
+    annotation = param.annotation.annotation
+    name = annotation.attr.value if isinstance(annotation, cst.Attribute) else annotation.value if isinstance(annotation, cst.Name) else ""
+    return annotated_array(name)
