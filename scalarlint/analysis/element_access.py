@@ -269,8 +269,8 @@ def is_mask_index(inf: "InferenceView", node: cst.Subscript) -> bool:
         return False
     indices = index_kinds(inf, node)
     masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
-    if masks:
-        return base.tag is Tag.ARRAY or any(not k.doubt for k in masks)
+    if masks and (base.tag is Tag.ARRAY or any(not k.doubt for k in masks)):
+        return True
     if mask_name(node) is not None and indices is not None and len(indices) == 1 and indices[0].tag in (Tag.ARRAY, Tag.UNKNOWN):
         return True
     return compared_to_mask(node, base)

@@ -155,7 +155,9 @@ def call_kind(inf: "InferenceView", node: cst.Call) -> Kind:
         receiver = inf.kind(node.func.value)
         if attr in NEW_METHODS and receiver.tag in (Tag.UNKNOWN, Tag.ARRAY):
             # x.new_zeros(1), grid.new_full((n, m), -1): torch's constructors on an array's device
-            return K.array(shape_rank(inf, args[0]) if args and attr != "new_tensor" else None)
+            return K.array(_new_rank(inf, attr, args))
+        if attr == LEGACY_NEW and receiver.tag is Tag.ARRAY and args and all(inf.kind(a).is_host_int for a in args):
+            return K.array(len(args))  # X.new(n_states), Q.new(L, S, S): torch's legacy constructor, one size per axis
         if receiver.is_device:
             return array_method(inf, attr, receiver, node, args)
         if receiver.tag is Tag.UNKNOWN and not args and attr in DEVICE_ONLY_METHODS:
@@ -174,6 +176,20 @@ def call_kind(inf: "InferenceView", node: cst.Call) -> Kind:
         rank = CONSTRUCTORS[parts[-1]]  # model.ops.alloc2f(n, m): a framework's array constructor
         return K.array(rank if rank is not None else (len(args) if parts[-1].startswith("alloc") and len(args) > 1 else None))
     return K.UNKNOWN
+
+
+LEGACY_NEW = "new"
+
+
+def _new_rank(inf: "InferenceView", attr: str, args: list[cst.BaseExpression]) -> int | None:
+    """``x.new_zeros((n, m))`` and ``x.new_zeros(n, m)`` both have rank 2; ``new_full``'s second
+    argument is its fill value, and ``new_tensor`` copies data of any rank."""
+    if not args or attr == "new_tensor":
+        return None
+    sizes = args[:1] if attr == "new_full" else args
+    if len(sizes) > 1:
+        return len(sizes) if all(inf.kind(a).is_host_int for a in sizes) else None
+    return shape_rank(inf, sizes[0])
 
 
 def _is_zero(node: cst.BaseExpression) -> bool:

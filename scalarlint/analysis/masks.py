@@ -11,7 +11,8 @@ ORDERINGS = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEq
 
 
 def compared_to_mask(node: cst.Subscript, base: Kind) -> bool:
-    """``s[x.data > 0]`` with ``s`` a device array, or ``x.data[x.data > 0]``: a comparison as
+    """``s[x.data > 0]`` with ``s`` a device array, or ``x.data[x.data > 0]`` (``x.data`` of any
+    kind the inference gives, unknown or a doubtful array): a comparison as
     the only index selects by mask (a Python bool would add an axis, which nobody writes),
     even where the compared values cannot be typed."""
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
@@ -22,7 +23,9 @@ def compared_to_mask(node: cst.Subscript, base: Kind) -> bool:
     if base.tag is Tag.ARRAY and not base.doubt:
         return True
     compared = [test.left, *(c.comparator for c in test.comparisons)]
-    return base.tag is Tag.UNKNOWN and any(side.deep_equals(node.value) for side in compared)
+    # the indexed value compared itself (``_out[out != _out]``): the result has its shape, a
+    # mask of it, whatever doubt the inference keeps about the value
+    return base.tag in (Tag.UNKNOWN, Tag.ARRAY) and any(side.deep_equals(node.value) for side in compared)
 
 
 def mask_name(node: cst.Subscript) -> str | None:

@@ -42,7 +42,12 @@ Reported as an error inside a loop over data, as a warning for a single access.
 Not flagged: indexing tuples, lists, dicts and `x.shape`; slices (`x[i:i+1]`, `x[i, :]`);
 integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel on CuPy and
 JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports in torch code);
-an int on the leading axis of an array of rank 2 or more (a row, not an element). With
+an int on the leading axis of an array of rank 2 or more (a row, not an element). A literal
+index of an array of unknown rank is one element where the function shows the rank: the first
+and the last entry read in one statement (`a, b = interval[0], interval[-1]`, the two ends of
+a grid), element writes with host-int indices to the same array (`betas[idx(t, u)] = ...`, then
+`betas[0]`), or a stated rank of a value the inference cannot follow (`t_span[0]` under
+`elif len(t_span.shape) == 1:`). With
 `--confidence low` it also reports a literal index of an array whose rank nothing states
 (`t_span[0]`: an element if `t_span` has one axis), at confidence `low`.
 

@@ -28,7 +28,10 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 Assigning to a single element of an array inside an AD rule: `dx[i] = v`, `dx[i] += v`,
-`dx[i, j] = v`, `del`-free element writes, with host-integer indices on every axis.
+`dx[i, j] = v`, `del`-free element writes, with host-integer indices on every axis. Where
+nothing states the array's rank, what is written tells: one element's value
+(`costs[mb] = -loglike`, `loglike` read from the data) goes into one element; and torch's
+legacy `x.new(n)` makes an array of one axis per size given.
 
 ## Why it hurts on a GPU
 Each element write is its own kernel launch on CuPy / PyTorch CUDA; a loop of them is one

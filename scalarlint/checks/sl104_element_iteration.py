@@ -26,14 +26,18 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 Python-level iteration over a device array inside an AD rule: `for v in x`,
-`enumerate(x)`/`zip(x, y)` over arrays, comprehensions over arrays, `*x` unpacking, and
+`enumerate(x)`/`zip(x, y)` over arrays, comprehensions over arrays, `*x` unpacking, unpacking
+a row (`a, b, c = x[i]`, or `ix, iy, iz = index` with `index` computed from one read of the
+data; not a parameter or a call's result, which are tuples as often), and
 the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`, `filter`,
 `iter` applied to an array.
 
 Element loops too: `for i in range(x.size)`, `range(len(x))`, `range(n)` with `n` from a
 shape, `np.ndindex(x.shape)`, comprehensions over them and `while i < n:` counting up to such
 a bound (or to an element of the data), whose body reads or writes single
-elements. They are reported once, at the loop header, naming the arrays; the element accesses
+elements; and a `range` loop over a setting (`for outh in range(self.outh):`) whose variable is
+one of the indices of the single elements its body reads or writes (`top[i, d, outh, w]`): one
+trip per element along that axis (`range(3)`, kernel taps, is never one). They are reported once, at the loop header, naming the arrays; the element accesses
 inside keep their own findings (SL101, SL102, SL105). Loops over axes, layers, kernel taps or
 other small structural counts, and loops whose body handles rows or slabs, are not element
 loops.

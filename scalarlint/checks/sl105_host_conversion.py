@@ -55,8 +55,11 @@ NumPy reads it through `__array__`; not `np.shape`/`np.ndim`, not in MXNet modul
 code runs on `.asnumpy()` copies); and `jax.pure_callback` /
 `io_callback` inside a rule (Python run on host copies of its arguments: what the callback
 itself does with them is host work and is not flagged); Python's `max(a, b)` /
-`min(a, b)` of an element (it compares on the host), and `str()`, `repr()` or `print()` of device
-data (its digits are written on the host). Each framework
+`min(a, b)` of an element (it compares on the host), `str()`, `repr()` or `print()` of device
+data (its digits are written on the host), Python's `math` functions of an element or of
+arithmetic on a parameter annotated as an array (`math.exp(b - a)` in
+`log_sum_exp(a: Tensor, b: Tensor)`: `__float__`, a sync), and an order of axes holding an
+element (`x.permute(order + [dim])`). Each framework
 module of `scalarlint.analysis.frameworks` lists its own.
 One conversion of a reduction result (`float(loss)`, `int(xp.argmax(x))`) is SL107's, opt-in.
 
