@@ -21,7 +21,7 @@ import libcst as cst
 from libcst.metadata import ImportAssignment, MetadataWrapper, ParentNodeProvider, ScopeProvider
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.index import resolve_relative
+from scalarlint.analysis.ast_names import resolve_relative
 from scalarlint.analysis.project import module_name_for
 from scalarlint.analysis.syntax import call_name
 from scalarlint.vendored.locate import module_file

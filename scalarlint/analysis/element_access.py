@@ -70,7 +70,7 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
         return False
     if base.doubt == Doubt.PARAMETER:  # a helper's parameter: only numeric arithmetic vouches
         return inf.scalar_uses.numeric_use_as_scalar(node)
-    return inf.used_as_scalar(node) or _stored_into_element(inf, node) or _assigned_an_element(inf, node)
+    return inf.used_as_scalar(node) or _stored_into_element(inf, node)
 
 
 def _rank_stated(inf: "InferenceView", node: cst.Subscript) -> bool:
@@ -82,25 +82,6 @@ def _rank_stated(inf: "InferenceView", node: cst.Subscript) -> bool:
     rank = inf.evidence.rank_of(node.value.value, node)
     indices = index_kinds(inf, node)
     return rank is not None and bool(indices) and len(indices) >= rank and all(k.is_host_int for k in indices)  # type: ignore[union-attr]
-
-
-def _assigned_an_element(inf: "InferenceView", node: cst.Subscript) -> bool:
-    """``costs[mb] = loglike`` with ``loglike`` one element of a device array: what is written
-    into the access is one value, so the access is one element (the mirror of
-    ``_stored_into_element``)."""
-    parent = inf.parents.get(node)
-    statement = inf.parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and statement.targets[0].target is node:
-        value: cst.BaseExpression = statement.value
-    elif isinstance(statement, cst.AugAssign) and statement.target is node:
-        value = statement.value
-    else:
-        return False
-    if not all(k.is_host_int for k in index_kinds(inf, node) or []):
-        return False  # betas[idx(T - 1, U - 1)] with T a 0-d tensor: a gather by a device index
-    if isinstance(value, cst.UnaryOperation):
-        value = value.expression
-    return is_element_value(inf, value)
 
 
 def _end_index(node: cst.Subscript) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
+from scalarlint.analysis.ast_names import call_target, handed_functions, resolve_relative
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
 from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_CONTEXTS
@@ -19,21 +20,6 @@ from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.factory_products import returned_function
 from scalarlint.analysis.module_index import FORWARD_REASON, REGISTERED_REASON, ClassEntry, FunctionEntry, ModuleIndex, lambda_key, lambda_ordinals
 from scalarlint.config import Config
-
-
-PARTIALS = frozenset({"partial", "functools.partial"})
-
-
-def handed_functions(value: ast.expr) -> list[str]:
-    """The local names of the functions ``value`` hands over: ``boundary=_endpoint_term``,
-    ``build=partial(build_integrand, f_conv=f)``, ``solve=_replay if accelerated else _mesh``."""
-    if isinstance(value, ast.Name):
-        return [value.id]
-    if isinstance(value, ast.Call) and value.args and dotted_name(value.func) in PARTIALS:
-        return handed_functions(value.args[0])
-    if isinstance(value, ast.IfExp):
-        return handed_functions(value.body) + handed_functions(value.orelse)
-    return []
 
 
 # Nodes with nothing below them that the index reads: the walk does not descend into them.
@@ -341,23 +327,6 @@ class _Indexer(ast.NodeVisitor):
                 self.rule_names_passed.add(arg.id)
             elif isinstance(arg, ast.Attribute):
                 self.rule_names_passed.add(arg.attr)
-
-
-def call_target(func: ast.expr) -> tuple[str, ...] | None:
-    name = dotted_name(func)
-    return tuple(name.split(".")) if name else None
-
-
-def resolve_relative(package: str, module: str | None, level: int) -> str:
-    if level == 0:
-        return module or ""
-    parts = package.split(".") if package else []
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    base = ".".join(parts)
-    if module:
-        return f"{base}.{module}" if base else module
-    return base
 
 
 _REGISTRATION_WORDS = tuple(sorted(set(REGISTRATIONS) | set(REGISTRATION_METHODS)))

@@ -28,10 +28,10 @@ INFO = CheckInfo(
     doc="""\
 ## What it flags
 Assigning to a single element of an array inside an AD rule: `dx[i] = v`, `dx[i] += v`,
-`dx[i, j] = v`, `del`-free element writes, with host-integer indices on every axis. Where
-nothing states the array's rank, what is written tells: one element's value
-(`costs[mb] = -loglike`, `loglike` read from the data) goes into one element; and torch's
-legacy `x.new(n)` makes an array of one axis per size given.
+`dx[i, j] = v`, `del`-free element writes, with host-integer indices on every axis. Torch's
+legacy `x.new(n)` makes an array of one axis per size given. One value written where nothing
+states the array's rank (`out[k] = lengths[k]`) is not taken as an element write: it fills a
+row as often.
 
 ## Why it hurts on a GPU
 Each element write is its own kernel launch on CuPy / PyTorch CUDA; a loop of them is one
