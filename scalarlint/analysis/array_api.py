@@ -98,7 +98,7 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
     if name in SEQUENCE_RESULT:
         return K.Kind(Tag.ARRAY_SEQ, doubt=least_doubt(arg_kinds))  # a list of arrays
     if name in ("zeros", "ones", "empty", "full"):
-        return K.array(shape_rank(inf, args[0]) if args else None, doubt=host_side(inf, node))
+        return K.array(shape_rank(inf, args[0]) if args else None, boolean_dtype(node), doubt=host_side(inf, node))
     if name in ("arange", "linspace", "logspace"):
         sized = any(k.is_host_int and k.origin >= Origin.SIZE for k in arg_kinds)
         if sized or not names_numpy(node):  # xp.arange(n), torch.arange(n): made on the device
@@ -111,7 +111,8 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
         if name in ("asarray", "array") and (first.tag is Tag.UNKNOWN or first.is_array and first.doubt >= Doubt.HOST_COPY) and inf.namespaces.converts_onto_device(node):
             return K.array(first.rank, first.boolean)  # jnp.array(result) of a host result: back on the device
         if first.is_device:
-            return K.array(first.rank if first.tag is Tag.ARRAY else 0, first.boolean and name != "zeros_like", first.doubt, first.key)
+            boolean = (first.boolean and name != "zeros_like") or boolean_dtype(node)
+            return K.array(first.rank if first.tag is Tag.ARRAY else 0, boolean, first.doubt, first.key)
         if name in ("asarray", "array") and first.tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
             return K.Kind(Tag.DEVICE_SCALAR, doubt=Doubt.PYTHON_DATA)
         if name in ("asarray", "array") and first.tag is Tag.SHAPE:
@@ -210,6 +211,20 @@ def reduced_rank(inf: "InferenceView", operand: Kind, node: cst.Call, axis: cst.
     if isinstance(axis, (cst.Tuple, cst.List)):
         return operand.rank - len(axis.elements)
     return None
+
+
+BOOLEAN_DTYPES = frozenset({"bool", "bool_", "bool8"})
+
+
+def boolean_dtype(node: cst.Call) -> bool:
+    """``torch.ones(n, dtype=torch.bool)``, ``np.zeros_like(x, dtype=bool)``: an array of
+    booleans by construction, a mask wherever it indexes."""
+    given = keyword(node, "dtype")
+    dtype = given.value if given is not None else None
+    if isinstance(dtype, cst.SimpleString):
+        return dtype.evaluated_value in BOOLEAN_DTYPES
+    name = dtype.attr.value if isinstance(dtype, cst.Attribute) else dtype.value if isinstance(dtype, cst.Name) else ""
+    return name in BOOLEAN_DTYPES
 
 
 def shape_rank(inf: "InferenceView", node: cst.BaseExpression) -> int | None:
