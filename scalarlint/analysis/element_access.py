@@ -16,7 +16,7 @@ from scalarlint.analysis.bindings import ELEMENT
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.masks import compared_to_mask, mask_name
 from scalarlint.analysis.scalar_use import arithmetic_top
-from scalarlint.analysis.syntax import is_none, positional
+from scalarlint.analysis.syntax import integer_value, is_none, positional
 from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
@@ -88,12 +88,8 @@ def _end_index(node: cst.Subscript) -> int | None:
     """0 for ``x[0]``, -1 for ``x[-1]``, None for anything else."""
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return None
-    value = node.slice[0].slice.value
-    if isinstance(value, cst.Integer) and value.value == "0":
-        return 0
-    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) and isinstance(value.expression, cst.Integer) and value.expression.value == "1":
-        return -1
-    return None
+    value = integer_value(node.slice[0].slice.value)
+    return value if value in (0, -1) else None
 
 
 def _reads_both_ends(inf: "InferenceView", node: cst.Subscript) -> bool:
@@ -150,13 +146,7 @@ def _written(inf: "InferenceView", node: cst.Subscript) -> bool:
 
 
 def _literal_index(element: cst.SubscriptElement) -> bool:
-    index = element.slice
-    if not isinstance(index, cst.Index):
-        return False
-    value = index.value
-    if isinstance(value, cst.UnaryOperation):
-        value = value.expression
-    return isinstance(value, cst.Integer)
+    return isinstance(element.slice, cst.Index) and integer_value(element.slice.value) is not None
 
 
 def _stored_into_element(inf: "InferenceView", node: cst.Subscript) -> bool:

@@ -37,8 +37,8 @@ shape, `np.ndindex(x.shape)`, comprehensions over them and `while i < n:` counti
 a bound (or to an element of the data), whose body reads or writes single
 elements; and a `range` loop over a setting (`for outh in range(self.outh):`) whose variable is
 one of the indices of the single elements its body reads or writes (`top[i, d, outh, w]`): one
-trip per element along that axis (`range(3)`, kernel taps, is never one). They are reported once, at the loop header, naming the arrays; the element accesses
-inside keep their own findings (SL101, SL102, SL105). Loops over axes, layers, kernel taps or
+trip per element along that axis (`range(3)`, kernel taps, is never one). They are reported
+once, at the loop header, naming the arrays; the element accesses inside keep their own findings (SL101, SL102, SL105). Loops over axes, layers, kernel taps or
 other small structural counts, and loops whose body handles rows or slabs, are not element
 loops.
 
