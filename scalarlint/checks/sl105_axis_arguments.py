@@ -55,9 +55,12 @@ def element_axis(node: cst.Call, ctx: CheckContext) -> Iterable[Finding]:
             return
 
 
-def _listed(order: cst.BaseExpression, ctx: CheckContext) -> list[cst.BaseExpression]:
+def _listed(order: cst.BaseExpression, ctx: CheckContext, depth: int = 0) -> list[cst.BaseExpression]:
     """The entries of an order of axes written as a list or tuple, in place or bound to a name
-    by one assignment (``[...] + [dim]`` concatenations included)."""
+    by one assignment (``[...] + [dim]`` concatenations included; ``depth`` stops a name whose
+    only binding reaching it is its own, ``perm = perm + [d]`` in a loop)."""
+    if depth > 4:
+        return []
     if isinstance(order, cst.Name):
         bindings = ctx.inference.reaching_assignments(order)
         value = assigned_value(getattr(bindings[0], "node", None), ctx.parents) if len(bindings) == 1 else None
@@ -65,7 +68,7 @@ def _listed(order: cst.BaseExpression, ctx: CheckContext) -> list[cst.BaseExpres
             return []
         order = value
     if isinstance(order, cst.BinaryOperation) and isinstance(order.operator, cst.Add):
-        return _listed(order.left, ctx) + _listed(order.right, ctx)
+        return _listed(order.left, ctx, depth + 1) + _listed(order.right, ctx, depth + 1)
     if isinstance(order, (cst.List, cst.Tuple)):
         return [e.value for e in order.elements if isinstance(e, cst.Element)]
     return []

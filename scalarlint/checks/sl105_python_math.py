@@ -52,8 +52,8 @@ def _device_number(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     """An element, or arithmetic whose direct operands include an element or a parameter that
     is annotated as an array (``b - a`` in ``log_sum_exp(a: Tensor, b: Tensor)``); not a bare
     parameter (``math.exp(-dt / tau)``, ``math.ceil(n / chunk_size)``: settings as often as
-    tensors), and not
-    ``dilation[0] * k`` of a parameter read through an index, which may be a tuple of settings."""
+    tensors), and not ``dilation[0] * k`` of a parameter read through an index, which may be a
+    tuple of settings."""
     inference = ctx.inference
     if inference.is_element_value(value):
         return True
