@@ -14,6 +14,7 @@ from libcst.metadata import Assignment
 
 from scalarlint.analysis.bindings import ELEMENT
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.local_calls import assigned_value
 from scalarlint.analysis.masks import compared_to_mask, mask_name
 from scalarlint.analysis.scalar_use import arithmetic_top
 from scalarlint.analysis.syntax import integer_value, is_none, positional
@@ -243,8 +244,33 @@ def is_mask_index(inf: "InferenceView", node: cst.Subscript) -> bool:
     if masks and (base.tag is Tag.ARRAY or any(not k.doubt for k in masks)):
         return True
     if mask_name(node) is not None and indices is not None and len(indices) == 1 and indices[0].tag in (Tag.ARRAY, Tag.UNKNOWN):
-        return True
+        return not _cast_to_integers(inf, node.slice[0].slice.value)  # type: ignore[union-attr]
     return compared_to_mask(node, base)
+
+
+INTEGER_DTYPES = frozenset({"int", "int8", "int16", "int32", "int64", "intp", "uint8", "long"})
+
+
+def _cast_to_integers(inf: "InferenceView", index: cst.BaseExpression) -> bool:
+    """``mask = inputs.eval.astype(np.int)`` (or ``.long()``): named a mask, but every binding
+    reaching the index casts it to integers, so it is an index array, a gather."""
+    if not isinstance(index, cst.Name):
+        return False
+    values = [assigned_value(getattr(b, "node", None), inf.parents) for b in inf.reaching_assignments(index)]
+    return bool(values) and all(_integer_cast(v) for v in values)
+
+
+def _integer_cast(value: cst.BaseExpression | None) -> bool:
+    if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Attribute):
+        return False
+    method = value.func.attr.value
+    if method in ("long", "int") and not value.args:
+        return True
+    if method != "astype" or not value.args:
+        return False
+    dtype = value.args[0].value
+    name = dtype.attr.value if isinstance(dtype, cst.Attribute) else dtype.value if isinstance(dtype, cst.Name) else ""
+    return name in INTEGER_DTYPES
 
 
 def is_element_value(inf: "InferenceView", node: cst.BaseExpression) -> bool:

@@ -27,7 +27,9 @@ Inside an AD rule: `xp.nonzero(m)`, `xp.flatnonzero(m)`, `xp.argwhere(m)`, `xp.w
 with a single argument, `xp.unique(x)`, `x.nonzero()`, `x.to_sparse()`, and indexing with a boolean mask
 (a comparison as the only index counts as one: `s[x.data > 0]`, and so does the array's
 comparison with another computation of it, `_out[out != _out]`, whatever is known of `_out`;
-an array made with a boolean dtype, `torch.ones(n, dtype=torch.bool)`, is a mask too)
+an array made with a boolean dtype, `torch.ones(n, dtype=torch.bool)`, is a mask too; so is
+an index its author named a mask, `grad[valid_mask]`, unless it was cast to integers,
+`mask = idx.astype(np.int64)`: an index array, a gather)
 `x[mask]` / `x[mask] = v`. JAX's `jnp.nonzero(m, size=n)` and `jnp.where(m, size=n)` fix
 the result's shape and are left alone, and so is NumPy named as `np` in a module written for
 one device framework (an MXNet `CustomOp` after `.asnumpy()`, a torch module's host
