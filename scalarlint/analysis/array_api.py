@@ -15,7 +15,7 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.imports import call_head
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
-from scalarlint.analysis.syntax import keyword
+from scalarlint.analysis.syntax import call_name, keyword
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
@@ -223,8 +223,7 @@ def boolean_dtype(node: cst.Call) -> bool:
     dtype = given.value if given is not None else None
     if isinstance(dtype, cst.SimpleString):
         return dtype.evaluated_value in BOOLEAN_DTYPES
-    name = dtype.attr.value if isinstance(dtype, cst.Attribute) else dtype.value if isinstance(dtype, cst.Name) else ""
-    return name in BOOLEAN_DTYPES
+    return dtype is not None and (call_name(dtype) or [""])[-1] in BOOLEAN_DTYPES
 
 
 def shape_rank(inf: "InferenceView", node: cst.BaseExpression) -> int | None:

@@ -14,10 +14,9 @@ from libcst.metadata import Assignment
 
 from scalarlint.analysis.bindings import ELEMENT
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
-from scalarlint.analysis.local_calls import assigned_value
 from scalarlint.analysis.masks import compared_to_mask, mask_name
 from scalarlint.analysis.scalar_use import arithmetic_top
-from scalarlint.analysis.syntax import integer_value, is_none, positional
+from scalarlint.analysis.syntax import call_name, integer_value, is_none, positional
 from scalarlint.analysis.tree import walk
 
 if TYPE_CHECKING:
@@ -256,7 +255,7 @@ def _cast_to_integers(inf: "InferenceView", index: cst.BaseExpression) -> bool:
     reaching the index casts it to integers, so it is an index array, a gather."""
     if not isinstance(index, cst.Name):
         return False
-    values = [assigned_value(getattr(b, "node", None), inf.parents) for b in inf.reaching_assignments(index)]
+    values = inf.reaching_values(index)
     return bool(values) and all(_integer_cast(v) for v in values)
 
 
@@ -268,9 +267,7 @@ def _integer_cast(value: cst.BaseExpression | None) -> bool:
         return True
     if method != "astype" or not value.args:
         return False
-    dtype = value.args[0].value
-    name = dtype.attr.value if isinstance(dtype, cst.Attribute) else dtype.value if isinstance(dtype, cst.Name) else ""
-    return name in INTEGER_DTYPES
+    return (call_name(value.args[0].value) or [""])[-1] in INTEGER_DTYPES
 
 
 def is_element_value(inf: "InferenceView", node: cst.BaseExpression) -> bool:

@@ -271,9 +271,9 @@ class _Indexer(ast.NodeVisitor):
         entry = self.func_stack[-1] if self.func_stack else None
         if entry is not None and not entry.is_rule:
             for item in node.items:
-                call = item.context_expr
-                if isinstance(call, ast.Call) and dotted_name(call.func).rsplit(".", 1)[-1] in RULE_CONTEXTS:
-                    entry.is_rule, entry.reason = True, f"builds an op under {dotted_name(call.func)} {FORWARD_REASON}"
+                called = dotted_name(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else ""
+                if called.rsplit(".", 1)[-1] in RULE_CONTEXTS:
+                    entry.is_rule, entry.reason = True, f"builds an op under {called} {FORWARD_REASON}"
                     break
         self.generic_visit(node)
 

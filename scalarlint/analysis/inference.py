@@ -219,6 +219,11 @@ class Inference:
         referents = self._referents(name, self.scopes.get(name))
         return self.flow.reaching(name, referents) if referents else ()
 
+    def reaching_values(self, name: cst.Name) -> list[cst.BaseExpression | None]:
+        """What each binding reaching ``name`` assigns (``v`` of ``name = v``; None for a binding
+        that is no plain assignment: a parameter, a loop target, an unpacking)."""
+        return [assigned_value(getattr(ref, "node", None), self.parents) for ref in self.reaching_assignments(name)]
+
     def reaching_kinds(self, name: cst.BaseExpression) -> list[Kind]:
         """The kind of every assignment reaching ``name`` (both branches of a conditional
         expression apart); empty for anything but a name with assignments."""

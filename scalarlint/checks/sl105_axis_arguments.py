@@ -15,7 +15,6 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from scalarlint.analysis.local_calls import assigned_value
 from scalarlint.analysis.syntax import positional
 from scalarlint.checks.base import CheckContext, Finding, short
 
@@ -62,8 +61,8 @@ def _listed(order: cst.BaseExpression, ctx: CheckContext, depth: int = 0) -> lis
     if depth > 4:
         return []
     if isinstance(order, cst.Name):
-        bindings = ctx.inference.reaching_assignments(order)
-        value = assigned_value(getattr(bindings[0], "node", None), ctx.parents) if len(bindings) == 1 else None
+        values = ctx.inference.reaching_values(order)
+        value = values[0] if len(values) == 1 else None
         if value is None:
             return []
         order = value

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from scalarlint.analysis.imports import call_head, qualified_names
-from scalarlint.analysis.array_returns import annotated_array
+from scalarlint.analysis.parameters import annotation_kind
 from scalarlint.analysis.syntax import positional
 from scalarlint.checks.base import CheckContext, Finding, short
 
@@ -68,9 +68,6 @@ def _device_number(value: cst.BaseExpression, ctx: CheckContext) -> bool:
 
 
 def _annotated_array(param: cst.Param) -> bool:
-    """``a: torch.Tensor``: the parameter's annotation names an array type (``ARRAY_ANNOTATIONS``)."""
-    if param.annotation is None:
-        return False
-    annotation = param.annotation.annotation
-    name = annotation.attr.value if isinstance(annotation, cst.Attribute) else annotation.value if isinstance(annotation, cst.Name) else ""
-    return annotated_array(name)
+    """``a: torch.Tensor``: the parameter's annotation names an array type (the parameters'
+    own reading of annotations, ``parameters.annotation_kind``)."""
+    return param.annotation is not None and annotation_kind(param.annotation.annotation).is_array
