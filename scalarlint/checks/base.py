@@ -80,6 +80,7 @@ class CheckContext:
     parents: dict[cst.CSTNode, cst.CSTNode]
     function: cst.CSTNode  # the innermost checked function around the node
     claimed: set[int] = field(default_factory=set)
+    converted_reads: set[int] = field(default_factory=set)
     source_of: Callable[[cst.CSTNode], str] = lambda node: ""
 
     def claim(self, node: cst.CSTNode) -> None:
@@ -92,6 +93,16 @@ class CheckContext:
 
     def is_claimed(self, node: cst.CSTNode) -> bool:
         return id(node) in self.claimed
+
+    def claim_converted_read(self, read: cst.Subscript) -> None:
+        """``int(x[i])``, ``x[i].item()``: the conversion is SL105's finding and the read is
+        SL101's, one element for certain (only one element converts). What is inside the read
+        (``x[idx[k]]``) stays claimed by the conversion."""
+        self.claim(read)
+        self.converted_reads.add(id(read))
+
+    def is_converted_read(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.converted_reads
 
     # -- loops --------------------------------------------------------------------------
     def enclosing_loops(self, node: cst.CSTNode) -> list[cst.CSTNode]:

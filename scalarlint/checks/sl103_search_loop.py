@@ -186,6 +186,7 @@ def _for_loop(node: cst.For, ctx: CheckContext) -> Iterable[Finding]:
         last = (reverse and leaves) or (not reverse and not leaves)
         style = "findlast" if last else "findfirst"
         ctx.claim_node(node)
+        ctx.claim_node(branch.test)  # the predicate's sync is the search's, not SL105's
         # the array read, or the element value itself (``if v == m`` in an enumerate scan)
         array = short(ctx, _searched(reads[0]))
         yield Finding(
@@ -248,6 +249,8 @@ def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContex
     if not reads:
         return None
     ctx.claim_node(comp)
+    for cond in comp.ifs:
+        ctx.claim_node(cond.test)  # the predicate's sync is the search's, not SL105's
     style = "findlast" if last else "findfirst"
     return Finding(
         INFO.code,

@@ -62,6 +62,10 @@ arithmetic on a parameter annotated as an array (`math.exp(b - a)` in
 element (`x.permute(order + [dim])`). Each framework
 module of `scalarlint.analysis.frameworks` lists its own.
 One conversion of a reduction result (`float(loss)`, `int(xp.argmax(x))`) is SL107's, opt-in.
+Where the converted or tested value is itself an element read (`int(x[i])`, `x[i].item()`,
+`if x[i] > 0:`), the read is also SL101's finding: two findings on one line, one for the
+kernel that reads the element and one for the wait; a fix of the statement removes both. A
+search loop's predicate is SL103's alone.
 
 ## Why it hurts on a GPU
 Converting device data to a Python value copies it to the host and waits for every queued
@@ -136,7 +140,7 @@ def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExp
         inner = args[0]
         element = isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True)
         if element or ctx.inference.may_be_element(inner) or _tensor_of_a_sequence(inner, ctx):
-            ctx.claim(inner)
+            _claim_converted(inner, element, ctx)
             yield Finding(
                 INFO.code,
                 node,
@@ -173,6 +177,16 @@ def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExp
         yield Finding(INFO.code, node, f"`{name[-1]}()` runs Python on host copies of its arguments: a sync each call", ctx.severity_for(node))
         return True
     return False
+
+
+def _claim_converted(value: cst.BaseExpression, element_read: bool, ctx: CheckContext) -> None:
+    """The conversion is this check's finding; an element read converted (``int(x[i])``) is
+    also SL101's, anything else inside it is claimed (one finding per sync)."""
+    if element_read:
+        assert isinstance(value, cst.Subscript)
+        ctx.claim_converted_read(value)
+    else:
+        ctx.claim(value)
 
 
 def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
@@ -212,11 +226,11 @@ def _method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpr
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
         if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not narrowed_to_host(receiver, node, ctx):
-            ctx.claim(receiver)
+            _claim_converted(receiver, isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True), ctx)
             yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
         if attr in ELEMENT_TRANSFERS and not args and isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True):
-            ctx.claim(receiver)
+            ctx.claim_converted_read(receiver)
             yield Finding(
                 INFO.code,
                 node,

@@ -20,11 +20,12 @@ CODE = "SL105"
 
 def tested_element(node: cst.If | cst.While | cst.IfExp | cst.CompIf, ctx: CheckContext) -> Iterable[Finding]:
     """``if length <= 0:`` where ``length`` is one element: Python waits for it (a sync).
-    A test that reads the element itself (``if x[i] > 0:``) is SL101's finding."""
+    A test that reads the element itself (``if x[i] > 0:``) is also SL101's finding: the read
+    is one kernel, the test the sync."""
     test = node.test
+    if ctx.is_claimed(test):
+        return  # a search's predicate: SL103 reports the scan
     if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx) and not _compares_an_element(test, ctx):
-        return
-    if any(isinstance(n, cst.Subscript) and ctx.inference.selects_element(n) for n in walk(test)):
         return
     ctx.claim_node(test)
     yield Finding(

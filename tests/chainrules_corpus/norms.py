@@ -43,7 +43,7 @@ def rrule_norm1(x):
     def norm1_pullback(dy):
         dx = xp.zeros_like(x)
         for i in range(x.size):  # expect: SL104
-            dx.flat[i] = dy * (1.0 if x.flat[i] > 0 else -1.0)  # expect: SL102 SL101
+            dx.flat[i] = dy * (1.0 if x.flat[i] > 0 else -1.0)  # expect: SL102 SL101 SL105
         return (dx,)
 
     return y, norm1_pullback

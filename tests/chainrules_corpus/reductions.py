@@ -119,7 +119,7 @@ def rrule_prod_zeros(x):
             return (y / x * dy,)
         dx = xp.zeros_like(x)
         if zeros.shape[0] == 1:
-            k = int(zeros[0])  # expect: SL105
+            k = int(zeros[0])  # expect: SL105 SL101
             others = xp.concatenate([x[:k], x[k + 1 :]])
             dx[k] = xp.prod(others) * dy  # expect: SL102
         return (dx,)

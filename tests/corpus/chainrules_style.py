@@ -66,7 +66,7 @@ def rrule_first_positive(x):
     j = xp.flatnonzero(x > 0)[-1]  # expect: SL103
 
     def pullback(dy):
-        return (dy * xp.ones_like(x), float(x[0]))  # expect: SL105
+        return (dy * xp.ones_like(x), float(x[0]))  # expect: SL105 SL101
 
     return x[i:j], pullback  # expect: SL105
 

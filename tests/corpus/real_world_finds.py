@@ -33,7 +33,7 @@ class RoiPool(function.Function):
             col = k % width
             row = int(k / width) % top.shape[2]
             n = int(k / width / top.shape[2])
-            batch = int(box_batch[n])  # expect: SL105
+            batch = int(box_batch[n])  # expect: SL105 SL101
             start = boxes[n, 0] * 0.5  # expect: SL101
             stop = boxes[n, 2] * 0.5  # expect: SL101
             size = max(stop - start, 1.0)  # expect: SL105

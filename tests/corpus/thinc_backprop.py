@@ -8,7 +8,7 @@ def forward(model, X, is_train):
     def backprop(dY):
         dX = dY * (Y > 0)
         for i in range(len(dY)):  # expect: SL104
-            if dY[i] > 1e3:  # expect: SL101
+            if dY[i] > 1e3:  # expect: SL101 SL105
                 dX = dX * 0.5
         nz = xp.nonzero(dX)  # expect: SL106
         return dX

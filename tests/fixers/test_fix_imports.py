@@ -111,8 +111,8 @@ def test_a_helper_of_the_files_own_package_is_imported_relatively(tmp_path: Path
 def test_the_cli_reports_what_a_declaration_would_enable(tmp_path: Path) -> None:
     (tmp_path / "rules.py").write_text(RULE)
     result = subprocess.run([sys.executable, "-m", "scalarlint", "check", "rules.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert "1 more would get a fix importing `allow_scalar` or `to_host` if the project declared scalarlint" in result.stdout
-    assert " [*] " not in result.stdout
+    assert "2 more would get a fix importing `allow_scalar` or `to_host` if the project declared scalarlint" in result.stdout
+    assert " [*] " not in result.stdout  # the two: the conversion (SL105) and the element read in it (SL101)
 
 
 PLACEMENTS = {

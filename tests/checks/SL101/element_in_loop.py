@@ -12,7 +12,7 @@ def make_grad_clipped_sum(ans, x):
     def vjp(g):
         out = anp.zeros_like(x)
         for i in range(len(x)):  # expect: SL104
-            if abs(x[i]) < 1.0:  # expect: SL101
+            if abs(x[i]) < 1.0:  # expect: SL101 SL105
                 out[i] = g  # expect: SL102
         for axis in range(x.ndim):  # a loop over axes: not a finding
             pass

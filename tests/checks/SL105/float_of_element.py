@@ -8,7 +8,7 @@ def rrule_scale_by_last(x):
     y = xp.multiply(x, x[n - 1 :])  # a size-1 view: not a finding
 
     def scale_by_last_pullback(dy):
-        scale = float(x[n - 1])  # expect: SL105
+        scale = float(x[n - 1])  # expect: SL105 SL101
         count = float(n)  # float() of a host int: not a finding
         return (dy * scale / count,)
 

@@ -10,7 +10,7 @@ def rrule_sort(x):
     def sort_pullback(dy):
         dx = xp.empty_like(dy)
         for i in range(len(p)):  # expect: SL104
-            dx[int(p[i])] = dy[i]  # expect: SL105
+            dx[int(p[i])] = dy[i]  # expect: SL105 SL101
         back = dy[p]  # an integer-array index: a gather, not a finding
         return (dx + 0 * back,)
 

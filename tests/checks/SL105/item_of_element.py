@@ -12,6 +12,6 @@ class ScaleByLast(chainer.FunctionNode):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
         n = len(x.array)
-        last = x.array[n - 1].item()  # expect: SL105
+        last = x.array[n - 1].item()  # expect: SL105 SL101
         first = indexes[0]  # a tuple of ints: not a finding
         return (gy * last + first * 0,)

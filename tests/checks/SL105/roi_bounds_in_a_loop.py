@@ -15,7 +15,7 @@ class ROIPoolingBackward(chainer.function_node.FunctionNode):
         gx = numpy.zeros(self.shape, gy.dtype)
         n_rois = rois.shape[0]  # a shape: not a finding
         for k in range(n_rois):  # expect: SL104
-            batch = int(roi_indices[k])  # expect: SL105
+            batch = int(roi_indices[k])  # expect: SL105 SL101
             y0, x0, y1, x1 = rois[k]  # expect: SL104
             y0 = int(round(y0 * self.scale))  # expect: SL105
             x0 = int(round(x0 * self.scale))  # expect: SL105

@@ -31,7 +31,7 @@ class Pool(function.Function):
         gx = numpy.zeros_like(x)
         for i in range(g.size):  # expect: SL104
             n, c = divmod(i, g.shape[1])
-            j = int(self.argmax[n, c])  # expect: SL105
+            j = int(self.argmax[n, c])  # expect: SL105 SL101
             gx[n, c, j] += g[n, c]  # expect: SL102 SL101
         return gx,
 

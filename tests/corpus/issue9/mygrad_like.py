@@ -9,6 +9,6 @@ class Max(Operation):
         a = self.variables[index].data
         out = np.zeros_like(a)
         for k in range(a.shape[0]):  # expect: SL104
-            if a[k] == a.max():  # expect: SL101
+            if a[k] == a.max():  # expect: SL101 SL105
                 out[k] = grad  # expect: SL102
         return out
