@@ -25,6 +25,9 @@ def binary_kind(inf: "InferenceView", node: cst.BinaryOperation) -> Kind:
     left, right = inf.kind(node.left), inf.kind(node.right)
     if isinstance(node.operator, cst.MatrixMultiply):
         return K.array() if left.is_device or right.is_device else K.UNKNOWN
+    repeated = _repeated_display(node, left, right)
+    if repeated is not None:
+        return repeated  # [None] * B: Python repeats the list (B a count, whatever a caller passes)
     if _element_times_setting(left, right, node):
         element = left if left.tag is Tag.DEVICE_SCALAR else right
         return K.Kind(Tag.DEVICE_SCALAR, origin=element.origin)  # rois[n, 0] * spatial_scale
@@ -65,6 +68,19 @@ def binary_kind(inf: "InferenceView", node: cst.BinaryOperation) -> Kind:
     if {left.tag, right.tag} <= {Tag.HOST_INT, Tag.HOST_SCALAR}:
         return K.Kind(Tag.HOST_SCALAR, origin=max(left.origin, right.origin))
     return K.UNKNOWN
+
+def _repeated_display(node: cst.BinaryOperation, left: Kind, right: Kind) -> Kind | None:
+    """``[None] * B``, ``(0,) * ndim``: a list or tuple display times a count is a repeated
+    sequence (a shape where the display is one). Only an operand certain to be an array
+    (``[1.0] * x`` with ``x`` a known array broadcasts) makes it an array; a rule's parameter
+    that merely may be one does not. None: not a repeated display."""
+    if not isinstance(node.operator, cst.Multiply):
+        return None
+    for display, kind, other in ((node.left, left, right), (node.right, right, left)):
+        if isinstance(display, (cst.List, cst.Tuple)) and not (other.tag is Tag.ARRAY and not other.doubt):
+            return K.SHAPE if kind.tag is Tag.SHAPE else K.CONTAINER
+    return None
+
 
 def _element_times_setting(left: Kind, right: Kind, node: cst.BinaryOperation) -> bool:
     """One element of an array and a helper's parameter of unknown rank in arithmetic

@@ -189,6 +189,18 @@ def _claim_converted(value: cst.BaseExpression, element_read: bool, ctx: CheckCo
         ctx.claim(value)
 
 
+def _read_of_an_untyped_array(receiver: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``cumsum[0].item()``, ``crow[row_offset].item()``: ``.item()`` answers only on an array
+    of one element, so host-int indices into a value the rule cannot type read one element (a
+    list of 0-d tensors would be typed as the container it was built as)."""
+    if not isinstance(receiver, cst.Subscript) or ctx.inference.kind(receiver.value).tag is not Tag.UNKNOWN:
+        return False
+    indices = [element.slice for element in receiver.slice]
+    return bool(indices) and all(
+        isinstance(index, cst.Index) and index.star is None and ctx.inference.kind(index.value).is_host_int for index in indices
+    )
+
+
 def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
     """``torch.tensor([c, s])`` of device elements, ``asnumpy(x)``/``cuda.to_cpu(x)`` of device
     data. True: recognised."""
@@ -223,6 +235,8 @@ def _method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpr
         ):
             # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
             # methods; inside a rule the value is device data
+            if attr == "item" and _read_of_an_untyped_array(receiver, ctx):
+                ctx.claim_converted_read(receiver)
             yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
         if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not narrowed_to_host(receiver, node, ctx):
