@@ -157,6 +157,7 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
             convention = convention_for(table, index, qual, entry, config)
             if convention is None:
                 _mark_forward_of_named_rule(index, qual, entry)
+                _mark_call_methods(table, index, qual, entry)
                 continue
             for method in entry.methods:
                 function = index.functions.get(f"{qual}.{method}")
@@ -172,6 +173,23 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
                     function.is_rule = True
                     function.reason = f"{method} of {qual} " + (RULE_REASON if is_rule else FORWARD_REASON)
         propagate_closures(index)
+
+
+def _mark_call_methods(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry) -> None:
+    """A framework class that holds no rule but whose instances a rule may call (a PyTensor
+    ``Op`` without ``grad``, built in another op's ``grad``): note the methods such a call
+    runs, with the parameter roles the framework gives them, for the reach (``project``)."""
+    lineage = [(f"{index.module}.{qual}" if index.module else qual, None), *table.ancestors(index, entry)]
+    for dotted, _ in lineage:
+        for convention in CLASS_CONVENTIONS:
+            if not convention.call_methods or not any(_names(dotted, wanted) for wanted in convention.bases):
+                continue
+            for method in convention.call_methods:
+                function = index.functions.get(f"{qual}.{method}")
+                if function is not None:
+                    entry.call_methods.append(method)
+                    function.param_roles = convention.params.get(method, ())
+            return
 
 
 def _mark_forward_of_named_rule(index: ModuleIndex, qual: str, entry: ClassEntry) -> None:

@@ -282,6 +282,8 @@ class _Indexer(ast.NodeVisitor):
             self._note_defvjp(node)
         if self.func_stack:
             target = call_target(node.func)
+            if isinstance(node.func, ast.Call) and (built := call_target(node.func.func)):
+                self.func_stack[-1].calls.append((*built, "__call__"))  # EvalRhs(solver)(x): the instance is called
             if target:
                 self.func_stack[-1].calls.append(target)
                 named = [k.arg for k in node.keywords if k.arg]

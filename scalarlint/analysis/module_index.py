@@ -43,6 +43,9 @@ class ClassEntry:
     bases: list[str] = field(default_factory=list)
     methods: list[str] = field(default_factory=list)
     instances: dict[str, tuple[str, ...]] = field(default_factory=dict)  # self.solver = Solver(...)
+    # what calling an instance runs where no ``__call__`` of the tree says (a framework's
+    # ``ClassConvention.call_methods``): ``EvalRhs(solver)(x)`` of a PyTensor Op runs ``perform``
+    call_methods: list[str] = field(default_factory=list)
 
 
 @dataclass

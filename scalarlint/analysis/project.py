@@ -192,6 +192,8 @@ class Project:
             if instance is not None:  # idx = Index(...); idx(t, u): the instance's __call__
                 return self.resolve_call(index, caller, (*instance, "__call__"))
             return None
+        if target[-1] == "__call__" and (called := self._called_instance(index, target[:-1])) is not None:
+            return called  # Index(...)(t, u), or an Op built and called in a rule: what the call runs
         if head in ("self", "cls") and entry.class_name and len(target) == 2:
             key = f"{entry.class_name}.{target[1]}"
             return (index, key) if key in index.functions else None
@@ -208,6 +210,24 @@ class Project:
                     return found
         if head in index.imports:
             return self.resolve_dotted(".".join([index.imports[head], *target[1:]]))
+        return None
+
+    def _called_instance(self, index: ModuleIndex, built: tuple[str, ...]) -> tuple[ModuleIndex, str] | None:
+        """What calling an instance of class ``built`` (as the caller names it) runs: the
+        class's ``__call__``, else the methods a framework convention says a call runs
+        (``ClassEntry.call_methods``). The class is the module's own or one it imports."""
+        owner, qual = index, ".".join(built)
+        if qual not in index.classes and built[0] in index.imports:
+            module, _, name = ".".join([index.imports[built[0]], *built[1:]]).rpartition(".")
+            found = self.by_module.get(module)
+            if found is None or name not in found.classes:
+                return None
+            owner, qual = found, name
+        elif qual not in index.classes:
+            return None
+        for method in ("__call__", *owner.classes[qual].call_methods):
+            if f"{qual}.{method}" in owner.functions:
+                return owner, f"{qual}.{method}"
         return None
 
     def _alias_target(self, index: ModuleIndex, scope: str, targets: list[tuple[str, ...]]) -> tuple[ModuleIndex, str] | None:
@@ -285,7 +305,8 @@ class Project:
                     if callee in seen and (seen[callee].rule or not seen[callee].is_helper):
                         continue
                     shown = label if callee_index.module == rule_module else f"{rule_module}:{label}"
-                    seen[callee] = Target(rule=shown, is_helper=True, host_callback=callee_index.functions[callee].host_callback)
+                    function = callee_index.functions[callee]
+                    seen[callee] = Target(rule=shown, is_helper=True, host_callback=function.host_callback, param_roles=function.param_roles)
                     queue.append((callee_index, callee, label, rule_module))
             if array_calls or part_calls:
                 out[index.path][key] = replace(out[index.path][key], array_calls=array_calls, part_calls=part_calls)

@@ -34,6 +34,11 @@ class ClassConvention:
     # Only classes that define one of ``rule_methods`` themselves (or through an ancestor of the
     # tree) hold rules: every MindSpore ``Cell`` has a ``construct``, few have a ``bprop``.
     needs_rule_method: bool = False
+    # Methods that calling an instance runs, for subclasses that hold no rule themselves:
+    # PyTensor's ``Op.__call__`` builds a graph node whose ``perform`` computes it, so an op a
+    # rule's ``grad`` builds and calls (``EvalRhs(solver)(params, t)``) runs its ``perform`` in
+    # the backward pass, with the roles ``params`` gives it.
+    call_methods: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ FRAMEWORK = Framework(
             params={"perform": (OBJECT, ARRAYS, CONTAINER), "grad": (ARRAYS, ARRAYS),
                     "L_op": (ARRAYS, ARRAYS, ARRAYS), "R_op": (ARRAYS, ARRAYS)},
             needs_rule_method=True,
+            call_methods=("perform",),
         ),
     ),
     array_modules=("pytensor.tensor", "aesara.tensor", "theano.tensor"),
