@@ -34,7 +34,7 @@ INFO = CheckInfo(
 Inside an AD rule: `float(x[i])`, `int(x[i])`, `bool(x[i])`, `complex(x[i])`,
 `x[i].item()`, `round(x[i])` (Python's `round` makes an int on the host), and the same of a
 value computed from an element (`lo = rois[n, 0] * s; int(lo)`); `int(args[k])` of one of the
-tensors a rule holds in a sequence (`*x` of a custom gradient, whatever its rank); an element tested in `if`/`while`, a conditional expression or a comprehension's `if` (`if length <= 0:` while iterating `lengths`; `if dim == -1:` with
+tensors a rule holds in a sequence (`*x` of a custom gradient, whatever its rank); an element tested in `if`/`while`, a conditional expression or a comprehension's `if` (`if length <= 0:` while iterating `lengths`; `if t + dt > t_eval[k]:`, an element read compared with a tensor the rule holds, which Python asks for one bool; `if dim == -1:` with
 `dim` a number the forward saved as `torch.tensor(dim)`); an element given as an axis
 (`grad.unsqueeze(dim)`, `x.sum(axis=k)`: the library asks it for a host int);
 an element used as a slice bound (`x[start:start + length]`), `torch.tensor([c, s])` or

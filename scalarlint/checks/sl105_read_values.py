@@ -25,7 +25,10 @@ def tested_element(node: cst.If | cst.While | cst.IfExp | cst.CompIf, ctx: Check
     test = node.test
     if ctx.is_claimed(test):
         return  # a search's predicate: SL103 reports the scan
-    if not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx) and not _compares_an_element(test, ctx):
+    if (
+        not ctx.inference.is_element_value(test) and not _is_element_operand(test, ctx) and not _tests_an_array(test, ctx)
+        and not _compares_an_element(test, ctx) and not _compares_element_reads(test, ctx)
+    ):
         return
     ctx.claim_node(test)
     yield Finding(
@@ -35,6 +38,30 @@ def tested_element(node: cst.If | cst.While | cst.IfExp | cst.CompIf, ctx: Check
         + (" per element" if ctx.in_data_loop(node) else ""),
         ctx.severity_for(node),
     )
+
+
+def _compares_element_reads(test: cst.BaseExpression, ctx: CheckContext) -> bool:
+    """``if t_span[1] < t_span[0]:``, ``if cumsum[0] <= limit:``: a comparison (under
+    ``and``/``or``/``not``) whose operand is an element read, alone or in arithmetic
+    (``t + dt > t_eval[k]``): Python asks the result for one bool, a sync."""
+    if isinstance(test, cst.BooleanOperation):
+        return _compares_element_reads(test.left, ctx) or _compares_element_reads(test.right, ctx)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _compares_element_reads(test.expression, ctx)
+    if not isinstance(test, cst.Comparison):
+        return False
+    operands = [test.left, *(c.comparator for c in test.comparisons)]
+    return any(_element_read_in(operand, ctx) for operand in operands)
+
+
+def _element_read_in(operand: cst.BaseExpression, ctx: CheckContext) -> bool:
+    if isinstance(operand, cst.Subscript):
+        return ctx.inference.selects_element(operand)
+    if isinstance(operand, cst.BinaryOperation):
+        return _element_read_in(operand.left, ctx) or _element_read_in(operand.right, ctx)
+    if isinstance(operand, cst.UnaryOperation):
+        return _element_read_in(operand.expression, ctx)
+    return False
 
 
 def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
