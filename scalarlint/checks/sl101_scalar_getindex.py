@@ -42,9 +42,9 @@ Reported as an error inside a loop over data, as a warning for a single access.
 Not flagged: indexing tuples, lists, dicts and `x.shape`; slices (`x[i:i+1]`, `x[i, :]`);
 integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel on CuPy and
 JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports in torch code);
-an int on the leading axis of an array of rank 2 or more (a row, not an element). A read that
-is converted or tested on the host (`int(x[i])`, `x[i].item()`, `if x[i] > 0:`) is one element
-whatever the rank, and also SL105's finding (the wait). A literal
+an int on the leading axis of an array of rank 2 or more (a row, not an element). A read
+converted on the host (`int(x[i])`, `x[i].item()`) is one element whatever the rank; such a
+read, or one tested on the host (`if x[i] > 0:`), is also SL105's finding (the wait). A literal
 index of an array of unknown rank is one element where the function shows the rank: the first
 and the last entry read in one statement (`a, b = interval[0], interval[-1]`, the two ends of
 a grid), element writes with host-int indices to the same array (`betas[idx(t, u)] = ...`, then
