@@ -4,7 +4,8 @@ In order of the evidence's strength: the framework's calling convention (chainer
 arrays, MyGrad a cotangent and an int), annotations, defaults, the arguments at the function's
 call sites in the same module (joined over all callers), the primal output a pullback's
 cotangent mirrors (``return y, pullback``), and last the naming conventions AD code shares
-(``axis`` is an int, ``inputs`` a tuple, ``xp`` a namespace). A parameter of a named rule with
+(``axis`` is an int, ``inputs`` a tuple, ``xp`` a namespace, ``out=None`` the array a
+function writes into). A parameter of a named rule with
 no other evidence is an array; one of a helper or a lambda probably is.
 """
 
@@ -29,6 +30,7 @@ _CALLS, _NAMES, _ATTRIBUTES = kinds(cst.Call), kinds(cst.Name), kinds(cst.Attrib
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
 
+OUTPUT_PARAMS = frozenset({"out"})  # ``def f(x, out=None)``: the array a function writes its result into
 FUNCTION_PARAMS = frozenset({"f", "fn", "fun", "func", "function", "callback", "op", "loss_fn", "fwd", "bwd"})
 OBJECT_PARAMS = frozenset({"self", "cls", "ctx", "model", "module", "layer", "node", "context"})
 INDEX_TUPLE_PARAMS = frozenset({"indexes", "indices", "target_input_indexes"})
@@ -83,6 +85,8 @@ def param_kind(inf: "InferenceView", param: cst.Param) -> Kind:
         return annotated
     if param.default is not None:
         default = inf.kind(param.default)
+        if name in OUTPUT_PARAMS and default.is_none:
+            return K.array(doubt=Doubt.PARAMETER)  # out=None: NumPy's convention for the array to write into
         if default.tag is Tag.HOST_INT:
             return K.host_int(Origin.STRUCTURAL)
         if default.tag in (Tag.HOST_SCALAR, Tag.SHAPE, Tag.CONTAINER, Tag.FUNCTION, Tag.MODULE):
