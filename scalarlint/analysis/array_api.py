@@ -227,11 +227,12 @@ def boolean_dtype(node: cst.Call) -> bool:
 
 
 def shape_rank(inf: "InferenceView", node: cst.BaseExpression) -> int | None:
-    """The rank an array built with shape ``node`` has: ``(n, m)`` is 2, a host int ``n`` is 1."""
+    """The rank an array built with shape ``node`` has: ``(n, m)`` is 2, a host int ``n`` is 1,
+    and so is a 0-d device count (``torch.empty(packs.sum())``: read back as one size)."""
     if isinstance(node, (cst.Tuple, cst.List)):
         return len(node.elements)
     kind = inf.kind(node)
-    if kind.is_host_int:
+    if kind.is_host_int or (kind.tag is Tag.DEVICE_SCALAR and not kind.boolean):
         return 1
     if kind.tag is Tag.SHAPE:
         return kind.rank
