@@ -270,10 +270,18 @@ def _cotangent(inf: "InferenceView", func: cst.FunctionDef, params: cst.Paramete
             if isinstance(last, cst.Name) and last.value == func.name.value:
                 primal = inf.kind(value.elements[0].value)
                 if primal.tag is Tag.ARRAY:
-                    return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
+                    return K.array(primal.rank, doubt=_framework_made(primal.doubt), key=primal.key)
                 if primal.tag is Tag.DEVICE_SCALAR:
                     return K.array(0)
     return None
+
+
+def _framework_made(primal: Doubt) -> Doubt:
+    """The framework makes a cotangent, in its own arrays, whatever the forward computed its
+    primal with: a forward that returns a NumPy copy (``_tensor = np.array(tensor)`` in a
+    ``tf.custom_gradient``) still gets a device tensor back. The primal's doubt carries over
+    only as far as a rule's parameter's."""
+    return min(primal, Doubt.PARAMETER)
 
 
 def _jax_cotangent(inf: "InferenceView", bwd: cst.FunctionDef) -> Kind | None:
@@ -283,7 +291,7 @@ def _jax_cotangent(inf: "InferenceView", bwd: cst.FunctionDef) -> Kind | None:
                 return K.ARRAY_SEQ  # the primal is a tuple of outputs: so is its cotangent
             primal = inf.kind(ret.value.elements[0].value)
             if primal.tag is Tag.ARRAY:
-                return K.array(primal.rank, doubt=primal.doubt, key=primal.key)
+                return K.array(primal.rank, doubt=_framework_made(primal.doubt), key=primal.key)
     return None
 
 
