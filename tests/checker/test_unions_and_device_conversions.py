@@ -1,7 +1,9 @@
 """A parameter annotated ``Union[List, Tensor]`` may be a tensor, so a rule's helper treats it
-as device-capable (the policy for rule inputs); and ``jnp.array(host_result)`` puts the result
-back on the device, so a cotangent shaped like it is device data that ``np.array(g)`` copies
-to the host. Each case is checked both ways."""
+as device-capable (the policy for rule inputs); and a bwd's cotangent is JAX's array whatever
+the fwd computed its primal with (``jnp.array(result)``, or a NumPy ``np.array(result)``: JAX
+converts a custom_vjp's outputs and hands bwd its own array), so ``np.array(g)`` copies it to
+the host, while ``np.array`` of a NumPy value the bwd made itself stays host data. Each case is
+checked both ways."""
 
 from __future__ import annotations
 
@@ -71,5 +73,11 @@ def test_jnp_array_of_a_host_result_is_device_data(tmp_path: Path) -> None:
     assert (13, "SL105") in _codes(tmp_path, HOST_OPERATOR.format(namespace="jnp"))
 
 
-def test_np_array_of_a_host_result_stays_host_data(tmp_path: Path) -> None:
-    assert (13, "SL105") not in _codes(tmp_path, HOST_OPERATOR.format(namespace="np"))
+def test_a_cotangent_is_device_data_even_beside_a_numpy_primal(tmp_path: Path) -> None:
+    assert (13, "SL105") in _codes(tmp_path, HOST_OPERATOR.format(namespace="np"))
+
+
+def test_np_array_of_a_numpy_value_the_bwd_made_stays_host_data(tmp_path: Path) -> None:
+    own = HOST_OPERATOR.format(namespace="np").replace("        g = np.array(g)\n", "        g = np.array(np.ones(3))\n")
+    assert "np.array(np.ones(3))" in own
+    assert (13, "SL105") not in _codes(tmp_path, own)
