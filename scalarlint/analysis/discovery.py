@@ -85,10 +85,14 @@ def _names(dotted: str, wanted: str) -> bool:
     return dotted == wanted or dotted.endswith("." + wanted) or wanted.endswith("." + dotted)
 
 
-def convention_for(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry, config: Config) -> ClassConvention | None:
+def lineage_of(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry) -> list[tuple[str, ClassEntry | None]]:
+    """The class itself (it may be the framework's own base class) and its ancestors, nearest first."""
+    return [(f"{index.module}.{qual}" if index.module else qual, None), *table.ancestors(index, entry)]
+
+
+def convention_for(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]], config: Config) -> ClassConvention | None:
+    """The convention a class with this ``lineage`` (``lineage_of``) follows, if any."""
     user = ClassConvention(bases=tuple(config.rule_base_classes), rule_methods=tuple(config.rule_methods))
-    own = [(f"{index.module}.{qual}" if index.module else qual, None)]  # the framework's own base class
-    lineage = own + table.ancestors(index, entry)
     # a layer or a model (torch.nn.Module): its backward(loss) drives the engine, so only a
     # framework's own rule convention (MindSpore's Cell.bprop) makes it a rule
     layer = any(_names(dotted, base) for dotted, _ in lineage for base in LAYER_BASES)
@@ -154,10 +158,11 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
     table = ClassTable(indexes)
     for index in indexes:
         for qual, entry in index.classes.items():
-            convention = convention_for(table, index, qual, entry, config)
+            lineage = lineage_of(table, index, qual, entry)
+            convention = convention_for(entry, lineage, config)
             if convention is None:
                 _mark_forward_of_named_rule(index, qual, entry)
-                _mark_call_methods(table, index, qual, entry)
+                _mark_call_methods(index, qual, entry, lineage)
                 continue
             for method in entry.methods:
                 function = index.functions.get(f"{qual}.{method}")
@@ -175,11 +180,10 @@ def mark_rule_methods(indexes: list[ModuleIndex], config: Config) -> None:
         propagate_closures(index)
 
 
-def _mark_call_methods(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry) -> None:
+def _mark_call_methods(index: ModuleIndex, qual: str, entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None]]) -> None:
     """A framework class that holds no rule but whose instances a rule may call (a PyTensor
     ``Op`` without ``grad``, built in another op's ``grad``): note the methods such a call
     runs, with the parameter roles the framework gives them, for the reach (``project``)."""
-    lineage = [(f"{index.module}.{qual}" if index.module else qual, None), *table.ancestors(index, entry)]
     for dotted, _ in lineage:
         for convention in CLASS_CONVENTIONS:
             if not convention.call_methods or not any(_names(dotted, wanted) for wanted in convention.bases):

@@ -11,8 +11,8 @@ from typing import Generator, Iterable, Iterator
 
 import libcst as cst
 
-from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_CALLBACKS, HOST_FUNCTIONS, HOST_METHODS
-from scalarlint.analysis.expression_kinds import DEVICE_ONLY_METHODS, HOST_COPY_FUNCTIONS
+from scalarlint.analysis.frameworks import HOST_CALLBACKS, HOST_FUNCTIONS
+from scalarlint.analysis.expression_kinds import HOST_COPY_FUNCTIONS
 from scalarlint.analysis.host_numpy import HOST_COPIES
 from scalarlint.analysis.imports import qualified_names
 from scalarlint.analysis.kinds import Doubt, Tag
@@ -20,7 +20,8 @@ from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_axis_arguments import element_axis
 from scalarlint.checks.sl105_element_lists import element_list_finding
-from scalarlint.checks.sl105_narrowing import narrowed_to_host, narrowed_to_tensor
+from scalarlint.checks.sl105_method_transfers import claim_conversion, method_call
+from scalarlint.checks.sl105_narrowing import narrowed_to_host
 from scalarlint.checks.sl105_python_math import math_conversion
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
 from scalarlint.vendored.locate import setting_module
@@ -96,11 +97,8 @@ reduction result. If the conversion is intended and happens once, mark it with
 
 NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Subscript)
 
-TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
 TRANSFER_FUNCTIONS = HOST_COPY_FUNCTIONS | HOST_FUNCTIONS
 DECLARED_COPY = "to_host"
-ELEMENT_TRANSFERS = frozenset({"item"}) | ELEMENT_METHODS
-UNKNOWN_RECEIVER_TRANSFERS = frozenset({"item", "tolist"})  # array-only methods, whatever the receiver
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -118,7 +116,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     args = positional(node)
     yield from element_axis(node, ctx)
     yield from math_conversion(node, ctx)
-    for part in (_builtin_call, _transfer_call, _method_call):
+    for part in (_builtin_call, _transfer_call, method_call):
         if (yield from part(node, name, args, ctx)):
             return  # the part recognised the call, with or without a finding
     yield from _module_function_call(node, args, ctx)
@@ -140,7 +138,7 @@ def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExp
         inner = args[0]
         element = isinstance(inner, cst.Subscript) and ctx.inference.selects_element(inner, converted=True)
         if element or ctx.inference.may_be_element(inner) or _tensor_of_a_sequence(inner, ctx):
-            _claim_converted(inner, element, ctx)
+            claim_conversion(inner, element, ctx)
             yield Finding(
                 INFO.code,
                 node,
@@ -179,28 +177,6 @@ def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExp
     return False
 
 
-def _claim_converted(value: cst.BaseExpression, element_read: bool, ctx: CheckContext) -> None:
-    """The conversion is this check's finding; an element read converted (``int(x[i])``) is
-    also SL101's, anything else inside it is claimed (one finding per sync)."""
-    if element_read:
-        assert isinstance(value, cst.Subscript)
-        ctx.claim_converted_read(value)
-    else:
-        ctx.claim(value)
-
-
-def _read_of_an_untyped_array(receiver: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``cumsum[0].item()``, ``crow[row_offset].item()``: ``.item()`` answers only on an array
-    of one element, so host-int indices into a value the rule cannot type read one element (a
-    list of 0-d tensors would be typed as the container it was built as)."""
-    if not isinstance(receiver, cst.Subscript) or ctx.inference.kind(receiver.value).tag is not Tag.UNKNOWN:
-        return False
-    indices = [element.slice for element in receiver.slice]
-    return bool(indices) and all(
-        isinstance(index, cst.Index) and index.star is None and ctx.inference.kind(index.value).is_host_int for index in indices
-    )
-
-
 def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
     """``torch.tensor([c, s])`` of device elements, ``asnumpy(x)``/``cuda.to_cpu(x)`` of device
     data. True: recognised."""
@@ -214,56 +190,6 @@ def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseEx
         if _handed_to_transfer(args[0], ctx):
             yield Finding(INFO.code, node, f"`{name[-1]}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
         return True
-    return False
-
-
-def _method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
-    """``.item()``, ``.tolist()``, ``.numpy()``, ``.cpu()``, ``.to("cpu")``, ``.get()`` on device
-    values. True: recognised."""
-    if isinstance(node.func, cst.Attribute):
-        attr = node.func.attr.value
-        receiver = node.func.value
-        receiver_kind = ctx.inference.kind(receiver)
-        if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN and not _names_a_shape(receiver):
-            yield Finding(INFO.code, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
-            return True
-        if (
-            attr in UNKNOWN_RECEIVER_TRANSFERS and not args and receiver_kind.tag is Tag.UNKNOWN
-            and not narrowed_to_host(receiver, node, ctx)
-            and (not _names_a_shape(receiver) or narrowed_to_tensor(receiver, node, ctx))
-            and not _explicit_numpy_result(receiver, ctx)
-        ):
-            # gamma.item(), info['param'][0].tolist(): only arrays (and NumPy scalars) have these
-            # methods; inside a rule the value is device data
-            if attr == "item" and _read_of_an_untyped_array(receiver, ctx):
-                ctx.claim_converted_read(receiver)
-            yield Finding(INFO.code, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
-            return True
-        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not narrowed_to_host(receiver, node, ctx):
-            _claim_converted(receiver, isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True), ctx)
-            yield Finding(INFO.code, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
-            return True
-        if attr in ELEMENT_TRANSFERS and not args and isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True):
-            ctx.claim_converted_read(receiver)
-            yield Finding(
-                INFO.code,
-                node,
-                f"`.item()` of the element `{short(ctx, receiver)}` copies it to the host: a device sync",
-                ctx.severity_for(node),
-            )
-            return True
-        if attr == "to" and _to_the_host(node) and receiver_kind.tag in (Tag.ARRAY, Tag.UNKNOWN) and receiver_kind.doubt <= Doubt.PARAMETER:
-            # x.to("cpu"), x.to(device="cpu"): only tensors (and layers, not found in rules) move
-            yield Finding(INFO.code, node, f"`.to(\"cpu\")` copies `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
-            return True
-        if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) and receiver_kind.doubt <= Doubt.PARAMETER:
-            yield Finding(
-                INFO.code,
-                node,
-                f"`.{attr}()` copies the whole array `{short(ctx, receiver)}` to the host: a sync and a transfer",
-                ctx.severity_for(node),
-            )
-            return True
     return False
 
 
@@ -311,37 +237,6 @@ def _tensor_of_a_sequence(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     holder = ctx.inference.kind(value.value)
     indices = ctx.inference.index_kinds(value)
     return holder.tag is Tag.ARRAY_SEQ and not holder.doubt and bool(indices) and all(k.is_host_int for k in indices)
-
-
-def _to_the_host(call: cst.Call) -> bool:
-    """``.to("cpu")``, ``.to(device="cpu")``, ``.to(torch.device("cpu"))``."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value != "device":
-            continue
-        value = arg.value
-        if isinstance(value, cst.Call) and (call_name(value.func) or [""])[-1] == "device" and value.args:
-            value = value.args[0].value
-        if isinstance(value, cst.SimpleString) and value.evaluated_value in ("cpu", "cpu:0"):
-            return True
-    return False
-
-
-def _explicit_numpy_result(value: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``numpy.cumsum(cnt)[:-1].tolist()`` of values nobody can type: code that names ``numpy``
-    itself (not the ``xp`` of generic code) computes host bookkeeping such as MPI counts."""
-    while isinstance(value, (cst.Subscript, cst.Attribute)):
-        value = value.value
-    return isinstance(value, cst.Call) and ctx.inference.namespaces.numpy_call(value)
-
-
-SHAPE_NAMES = frozenset({"size", "sizes", "shape", "shapes", "dims", "meta", "metadata"})
-
-
-def _names_a_shape(value: cst.BaseExpression) -> bool:
-    """``size.numpy()`` of ``size = torch.tensor(x.size())``: a shape kept in a CPU tensor, not
-    device data (the name says so; the inference cannot follow it through a list)."""
-    name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else ""
-    return name.lower() in SHAPE_NAMES or name.lower().endswith(("_size", "_shape", "_meta"))
 
 
 SHAPE_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "rand", "randn", "randint"})

@@ -5,14 +5,13 @@ module (``sl105_host_conversion``) dispatches here; the calls are its own."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 import libcst as cst
 
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import positional
-from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, Finding, short
 
 CODE = "SL105"
@@ -40,18 +39,25 @@ def tested_element(node: cst.If | cst.While | cst.IfExp | cst.CompIf, ctx: Check
     )
 
 
+def _any_condition(test: cst.BaseExpression, condition: Callable[[cst.BaseExpression], bool]) -> bool:
+    """``condition`` holds for one of the tests joined by ``and``/``or``/``not``."""
+    if isinstance(test, cst.BooleanOperation):
+        return _any_condition(test.left, condition) or _any_condition(test.right, condition)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _any_condition(test.expression, condition)
+    return condition(test)
+
+
 def _compares_element_reads(test: cst.BaseExpression, ctx: CheckContext) -> bool:
     """``if t_span[1] < t_span[0]:``, ``if cumsum[0] <= limit:``: a comparison (under
     ``and``/``or``/``not``) whose operand is an element read, alone or in arithmetic
     (``t + dt > t_eval[k]``): Python asks the result for one bool, a sync."""
-    if isinstance(test, cst.BooleanOperation):
-        return _compares_element_reads(test.left, ctx) or _compares_element_reads(test.right, ctx)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _compares_element_reads(test.expression, ctx)
-    if not isinstance(test, cst.Comparison):
-        return False
-    operands = [test.left, *(c.comparator for c in test.comparisons)]
-    return any(_element_read_in(operand, ctx) for operand in operands)
+
+    def compares(part: cst.BaseExpression) -> bool:
+        operands = [part.left, *(c.comparator for c in part.comparisons)] if isinstance(part, cst.Comparison) else []
+        return any(_element_read_in(operand, ctx) for operand in operands)
+
+    return _any_condition(test, compares)
 
 
 def _element_read_in(operand: cst.BaseExpression, ctx: CheckContext) -> bool:
@@ -68,10 +74,8 @@ def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
     """``if a > b:`` or ``if torch.isinf(a):`` on device arrays (``and``/``or``/``not`` included):
     Python asks the array for one bool, which works only for one element and waits for it. A
     bare name is left alone (``if grads:`` may test a list)."""
-    if isinstance(test, cst.BooleanOperation):
-        return _tests_an_array(test.left, ctx) or _tests_an_array(test.right, ctx)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _tests_an_array(test.expression, ctx)
+    if isinstance(test, cst.BooleanOperation) or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return _any_condition(test, lambda part: _tests_an_array(part, ctx))
     if not isinstance(test, (cst.Comparison, cst.Call)):
         return False
     if isinstance(test, cst.Comparison) and any(is_python_marker(o) for o in (test.left, *(c.comparator for c in test.comparisons))):
