@@ -15,7 +15,8 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.imports import call_head
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
-from scalarlint.analysis.syntax import call_name, keyword
+from scalarlint.analysis.syntax import call_name, is_range, keyword
+from scalarlint.analysis.tree import names_in
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
@@ -76,6 +77,11 @@ MASK_CASTS = frozenset({"bool", "byte"})
 NEW_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})  # torch: a new array on x's device
 # JAX's functional updates of what ``x.at[i]`` selects (``.get()`` reads it)
 JAX_UPDATES = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max", "apply"})
+TENSOR_CONVERTERS = frozenset({"tensor", "as_tensor", "from_numpy"})  # an array in, an array with its axes out
+# Gauss quadrature rules (``np.polynomial.legendre.leggauss(n)``, ``scipy.special.roots_legendre``):
+# a pair of one-axis arrays, the nodes and the weights
+QUADRATURE_RULES = frozenset({"leggauss", "hermgauss", "hermegauss", "laggauss", "chebgauss", "roots_legendre",
+                              "roots_hermite", "roots_laguerre", "roots_chebyt"})
 RANK_KEEPING = frozenset({"cumsum", "cumprod", "sort", "argsort", "flip", "roll", "tril", "triu", "clip"})
 
 
@@ -95,6 +101,9 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
         if name in ("nonzero", "where", "unique_inverse", "unique_counts", "unique_all"):  # where(m): a tuple like nonzero
             return K.Kind(Tag.ARRAY_SEQ, doubt=doubt, key=key)
         return K.array(2 if name == "argwhere" else 1, doubt=doubt, key=key)
+    if name == "unravel_index" and arg_kinds and arg_kinds[0].tag is Tag.ARRAY:
+        # one index array per axis, each shaped like the flat indices it unravels
+        return K.Kind(Tag.ARRAY_SEQ, rank=arg_kinds[0].rank, doubt=least_doubt(arg_kinds))
     if name in SEQUENCE_RESULT:
         return K.Kind(Tag.ARRAY_SEQ, doubt=least_doubt(arg_kinds))  # a list of arrays
     if name in ("zeros", "ones", "empty", "full"):
@@ -119,8 +128,14 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
             return K.SHAPE  # host bookkeeping on shapes
         # Built from Python data: an array, but often a host one (index lists, shapes).
         return K.array(doubt=Doubt.PYTHON_DATA if name in ("asarray", "array") else Doubt.NONE)
+    if name in TENSOR_CONVERTERS and arg_kinds and arg_kinds[0].tag is Tag.ARRAY:
+        return K.array(arg_kinds[0].rank, arg_kinds[0].boolean, doubt=host_side(inf, node))  # torch.tensor(nodes): the same axes
+    if name in TENSOR_CONVERTERS and arg_kinds and arg_kinds[0].tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
+        return K.Kind(Tag.DEVICE_SCALAR, doubt=host_side(inf, node))  # torch.tensor(ub) of a number: a 0-d tensor
     if name in CREATION:
         return K.array(doubt=host_side(inf, node))
+    if name in QUADRATURE_RULES:
+        return K.Kind(Tag.ARRAY_SEQ, rank=1, doubt=host_side(inf, node))  # nodes and weights: two vectors
     if name in REDUCTIONS:
         return _reduction(inf, name, node, args, arg_kinds)
     device = [k for k in arg_kinds if k.is_device]
@@ -147,6 +162,8 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
         return K.array(1, doubt=doubt, key=key if device[0].rank == 1 else None)  # no axis: flattened
     if name in RANK_KEEPING and device[0].tag is Tag.ARRAY:
         return K.array(device[0].rank, doubt=doubt, key=key)
+    if func.startswith("fft.") and device[0].tag is Tag.ARRAY:
+        return K.array(device[0].rank, doubt=doubt)  # xp.fft.fft/ifft/rfft/fftn/fftshift: a transform along axes keeps them
     if name == "where" and len(args) == 1:
         return K.Kind(Tag.ARRAY_SEQ, doubt=doubt)
     if name == "outer":
@@ -236,7 +253,22 @@ def shape_rank(inf: "InferenceView", node: cst.BaseExpression) -> int | None:
         return 1
     if kind.tag is Tag.SHAPE:
         return kind.rank
+    if isinstance(node, cst.Name) and node.value in _range_bounds(inf, node):
+        return 1  # backend.empty(sz2) beside ``for i in range(sz2)``: a count, so one axis
     return None
+
+
+def _range_bounds(inf: "InferenceView", node: cst.CSTNode) -> frozenset[str]:
+    """The names the function around ``node`` passes to ``range()``: counts, whatever their
+    origin leaves unknown (a shape is never a range bound)."""
+
+    def bound(node: cst.CSTNode) -> str | None:  # a name passed to range(), start, stop or step
+        if type(node) is not cst.Arg or type(node.value) is not cst.Name:  # type: ignore[attr-defined]
+            return None
+        call = inf.parents.get(node)
+        return node.value.value if isinstance(call, cst.Call) and is_range(call) else None  # type: ignore[attr-defined]
+
+    return names_in(inf.cache, inf.enclosing_function(node), "range bounds", bound)
 
 
 def array_method(inf: "InferenceView", attr: str, receiver: Kind, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:

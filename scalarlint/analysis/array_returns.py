@@ -41,6 +41,7 @@ def array_package_call(func: str, imports: dict[str, str]) -> bool:
 ARRAY, VECTOR, ARRAYS, VECTORS, OTHER = "array", "vector", "arrays", "vectors", ""
 VECTOR_BUILDERS = frozenset({"linspace", "arange", "logspace"})
 LITERAL_CONVERTERS = frozenset({"tensor", "array", "asarray", "as_tensor", "constant"})
+ELEMENTWISE_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 
 
 class ReturnedArrays:
@@ -95,6 +96,13 @@ class ReturnedArrays:
             last = func.rsplit(".", 1)[-1]
             flat = bool(value.args) and isinstance(value.args[0], (ast.List, ast.Tuple)) and all(_is_number(e) for e in value.args[0].elts)
             return VECTOR if last in VECTOR_BUILDERS or (last in LITERAL_CONVERTERS and flat) else ARRAY
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ELEMENTWISE_OPERATORS):
+            # ``bsol - berr``: elementwise arithmetic of arrays is an array; of two vectors, a
+            # vector (a number beside an array broadcasts to the array's shape)
+            parts = {self.part(v, seen) for v in (value.left, value.right) if not _is_number(v)}
+            if not parts or not parts <= {ARRAY, VECTOR}:
+                return OTHER
+            return VECTOR if parts == {VECTOR} else ARRAY
         if isinstance(value, (ast.List, ast.Tuple)) and value.elts:
             parts = {self.part(e, seen) for e in value.elts}
             return VECTORS if parts == {VECTOR} else ARRAYS if parts <= {ARRAY, VECTOR} else OTHER

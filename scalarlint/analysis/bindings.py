@@ -51,7 +51,7 @@ def binding_kind(inf: "InferenceView", name: cst.Name) -> Kind:
         if before.tag is Tag.ARRAY:
             return before  # first_spike_time -= 1 keeps an array an array
         if value.tag is Tag.ARRAY or Tag.DEVICE_SCALAR in (before.tag, value.tag):
-            return value if value.tag is Tag.ARRAY else K.Kind(Tag.DEVICE_SCALAR, origin=max(before.origin, value.origin))
+            return value if value.tag is Tag.ARRAY else K.Kind(Tag.DEVICE_SCALAR, origin=max(before.origin, value.origin), doubt=K.least_doubt((before, value)))
         return value if value.tag in (Tag.HOST_INT, Tag.ARRAY, Tag.DEVICE_SCALAR) else K.UNKNOWN
     if isinstance(parent, cst.NamedExpr):
         return inf.kind(parent.value)
@@ -159,7 +159,7 @@ def loop_element(inf: "InferenceView", iterable: cst.BaseExpression, path: list[
 
 def element_of(container: Kind) -> Kind:
     if container.tag is Tag.ARRAY_SEQ:
-        return K.array(doubt=container.doubt)
+        return K.array(container.rank, doubt=container.doubt)  # the rank of each array held, where known
     if container.tag is Tag.SHAPE:
         return K.host_int(Origin.DATA)
     if container.tag is Tag.ARRAY and not container.doubt:  # a, b = xp.linalg.qr(A)

@@ -51,6 +51,15 @@ class ClassTable:
             return self.classes.get(package.imports[name])
         return None
 
+    def find(self, index: ModuleIndex, name: str) -> tuple[ModuleIndex, str] | None:
+        """The module and qualified name of the class ``name`` means in ``index`` (its own, an
+        imported one, or one a package re-exports)."""
+        found = self.lookup(self.resolve_base(index, name))
+        if found is None:
+            return None
+        owner, entry = found
+        return next(((owner, qual) for qual, e in owner.classes.items() if e is entry), None)
+
     def ancestors(self, index: ModuleIndex, entry: ClassEntry) -> list[tuple[str, ClassEntry | None]]:
         """(dotted name, entry if in the tree) for every ancestor, nearest first."""
         out: list[tuple[str, ClassEntry | None]] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Sequence
 
 import libcst as cst
-from libcst.metadata import Assignment, BaseAssignment
+from libcst.metadata import Assignment, BaseAssignment, Scope
 
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.tree import is_inside, order_index
@@ -23,6 +23,8 @@ from scalarlint.analysis.tree import is_inside, order_index
 BLOCKS = (cst.IndentedBlock, cst.Module)
 LOOPS = (cst.For, cst.While)
 _BLOCKS, _LOOPS, _FUNCTIONS = kinds(*BLOCKS), kinds(*LOOPS), kinds(cst.FunctionDef, cst.Lambda)  # ``isinstance`` stand-ins (``node_types``)
+_ASSIGNING = kinds(cst.Assign, cst.AugAssign, cst.AnnAssign)
+_STOPS = kinds(cst.SimpleStatementLine, cst.IndentedBlock, cst.Module, cst.FunctionDef, cst.Lambda, cst.For, cst.While)
 
 
 class Reaching:
@@ -59,7 +61,8 @@ class Reaching:
         if not all(isinstance(r, Assignment) for r in referents):
             return referents
         here = self._ordinal(use)
-        before = [r for r in referents if self._ordinal(r.node) < here]
+        after = {id(r) for r in referents if self._ordinal(r.node) >= here or self._assigns_after(r, use)}
+        before = [r for r in referents if id(r) not in after]
         if not before:
             return referents
         dominating = None
@@ -79,12 +82,60 @@ class Reaching:
         if dominating is None:
             return referents
         start = self._ordinal(dominating.node)
-        kept = [r for r in referents if start <= self._ordinal(r.node) < here]
-        later = [r for r in referents if self._ordinal(r.node) >= here]
+        kept = [r for r in referents if start <= self._ordinal(r.node) and id(r) not in after]
+        later = [r for r in referents if id(r) in after]
         loop = self._enclosing_loop(use, stop=dominating.node)
         if loop is not None and any(self._is_inside(r.node, loop) for r in later):
             kept += [r for r in later if self._is_inside(r.node, loop)]  # carried around the loop
         return kept
+
+    def with_carried(self, use: cst.Name, referents: Sequence[BaseAssignment], scope: Scope) -> Sequence[BaseAssignment]:
+        """``referents`` plus the assignments of the same scope that come later in a loop around
+        ``use``. libcst hands an access only the assignments before it in its scope, so
+        ``prev_length = cur_length`` at the end of a loop body was invisible to the test
+        ``if prev_length != 0:`` at its top, which sees that value from the second pass on;
+        ``reaching`` then decides which of them can reach."""
+        loop = self._outermost_loop(use)
+        if loop is None:
+            return referents
+        known = {id(r) for r in referents}
+        later = [
+            a for a in scope.assignments[use.value]
+            if id(a) not in known and isinstance(a, Assignment) and a.scope is scope and self._is_inside(a.node, loop)
+        ]
+        return [*referents, *later] if later else referents
+
+    def carried(self, ref: BaseAssignment, use: cst.Name, scope: Scope | None) -> bool:
+        """``ref`` reaches ``use`` (in ``scope``) only around a loop: an assignment of the same
+        scope that comes later, or the one whose value holds the use (``s = s + x[i]``). libcst
+        also hands a comprehension or a closure its enclosing function's later assignments,
+        which are no loop's."""
+        node = getattr(ref, "node", None)
+        if node is None or getattr(ref, "scope", None) is not scope or isinstance(node, cst.Param):
+            return False
+        return self._ordinal(node) >= self._ordinal(use) or self._assigns_after(ref, use)
+
+    def _assigns_after(self, ref: BaseAssignment, use: cst.Name) -> bool:
+        """``x = f(x)``: the target comes first in the tree, but the binding happens after the
+        value that reads ``x`` is computed, so for that read it is a later assignment (one that
+        reaches it only around a loop)."""
+        node = getattr(ref, "node", None)
+        parent = self.parents.get(node) if node is not None else None
+        while parent is not None and type(parent) not in _STOPS:
+            if type(parent) in _ASSIGNING:
+                return self._is_inside(use, parent)
+            parent = self.parents.get(parent)
+        return False
+
+    def _outermost_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The outermost loop around ``node`` in its function; None outside loops."""
+        found = None
+        parent = self.parents.get(node)
+        while parent is not None and type(parent) not in _FUNCTIONS:
+            if type(parent) in _LOOPS:
+                found = parent
+            parent = self.parents.get(parent)
+        return found
 
     def _enclosing_loop(self, node: cst.CSTNode, stop: cst.CSTNode) -> cst.CSTNode | None:
         """The outermost loop around ``node`` that does not also hold ``stop``."""

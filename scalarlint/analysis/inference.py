@@ -272,7 +272,14 @@ class Inference:
         if not referents:
             return K.MODULE if node.value in self.array_module_names else K.UNKNOWN
         referents = self.flow.reaching(node, referents)
-        kind = K.combine([self._assignment_kind(r, node, scope) for r in referents])
+        kinds = [self._assignment_kind(r, node, scope) for r in referents]
+        if len(kinds) > 1 and any(k.tag is Tag.UNKNOWN for k in kinds):
+            # ``R = update(R, ...)`` at the end of a loop body, a call the inference cannot
+            # type: the first pass still sees what came before the loop, so an untyped value
+            # carried around the loop does not erase it
+            known = [k for k, r in zip(kinds, referents) if k.tag is not Tag.UNKNOWN or not self.flow.carried(r, node, scope)]
+            kinds = known or kinds
+        kind = K.combine(kinds)
         if kind.tag is Tag.UNKNOWN and self.enclosing_function(node) in self.checked_functions:
             rank = self.evidence.rank_of(node.value, node)
             if rank is not None and rank >= 2:  # n, l, c = dy.shape: only an array has that
@@ -292,7 +299,7 @@ class Inference:
             return None
         for access in scope.accesses[node.value]:
             if access.node is node:
-                return list(access.referents)
+                return self.flow.with_carried(node, list(access.referents), scope)
         # Not an access recorded by the scope (e.g. a synthesised node): look the name up.
         if node.value in scope:
             return list(scope[node.value])

@@ -23,7 +23,7 @@ from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.scalar_use import NUMERIC_OPERATORS
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.node_types import kinds
-from scalarlint.analysis.tree import walk
+from scalarlint.analysis.tree import names_in, walk
 
 _CALLS, _NAMES, _ATTRIBUTES = kinds(cst.Call), kinds(cst.Name), kinds(cst.Attribute)  # ``isinstance`` stand-ins (``node_types``)
 
@@ -154,18 +154,7 @@ def _given_to_host_numpy(inf: "InferenceView", func: cst.CSTNode | None, name: s
             return first.value
         return None
 
-    return name in _names_in(inf, func, "host-numpy-args", handed)
-
-
-def _names_in(inf: "InferenceView", func: cst.CSTNode | None, kind: str, pick: Callable[[cst.CSTNode], str | None]) -> frozenset[str]:
-    """The names ``pick`` finds in the nodes of ``func``, once per function and question."""
-    if func is None:
-        return frozenset()
-    found = inf.cache.get((kind, func))
-    if found is None:
-        found = frozenset(n for n in map(pick, walk(func)) if n is not None)
-        inf.cache[(kind, func)] = found
-    return found  # type: ignore[return-value]
+    return name in names_in(inf.cache, func, "host-numpy-args", handed)
 
 
 MAPPING_TRANSFORMS = frozenset({"vmap", "pmap", "shard_map", "xmap"})
@@ -194,6 +183,10 @@ def _host_data_for_rule(inf: "InferenceView", func: cst.FunctionDef, from_caller
 
 
 ARRAY_USES = frozenset({"shape", "dtype", "ndim", "size", "T"})
+# methods only a framework's tensor answers (a Python number has none of them, and a NumPy
+# scalar has ``reshape``/``astype``/``tolist`` but none of these): ``b.asnumpy()`` in a
+# MindSpore ``construct(self, a, b)`` says ``b`` is a tensor, whatever its name suggests
+ARRAY_ONLY_METHODS = frozenset({"asnumpy", "numpy", "cpu", "cuda", "asscalar", "detach"})
 
 
 def _used_as_array(inf: "InferenceView", func: cst.CSTNode | None, name: str) -> bool:
@@ -204,11 +197,15 @@ def _used_as_array(inf: "InferenceView", func: cst.CSTNode | None, name: str) ->
         kind = type(node)  # exact types (``node_types``): this runs on every node of the function
         if kind in _ATTRIBUTES and node.attr.value in ARRAY_USES and type(node.value) in _NAMES:  # type: ignore[attr-defined]
             return node.value.value  # type: ignore[attr-defined]
-        if kind in _CALLS and node.args and type(node.args[0].value) in _NAMES and inf.module_call(node):  # type: ignore[attr-defined, arg-type]
-            return node.args[0].value.value  # np.cumsum(p): the operand of an array function
+        if kind in _CALLS:
+            called = node.func  # type: ignore[attr-defined]
+            if type(called) in _ATTRIBUTES and called.attr.value in ARRAY_ONLY_METHODS and type(called.value) in _NAMES:
+                return called.value.value  # b.asnumpy(): only an array has that method
+            if node.args and type(node.args[0].value) in _NAMES and inf.module_call(node):  # type: ignore[attr-defined, arg-type]
+                return node.args[0].value.value  # np.cumsum(p): the operand of an array function
         return None
 
-    return name in _names_in(inf, func, "array-uses", used)
+    return name in names_in(inf.cache, func, "array-uses", used)
 
 
 SEQUENCE_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "remove", "sort", "reverse", "copy", "clear"})

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, mark_rule_methods, subclass_table
+from scalarlint.analysis.discovery import FORWARD_REASON, RULE_REASON, ClassTable, mark_rule_methods, subclass_table
 from scalarlint.analysis.dynamic_dispatch import MethodTable
 from scalarlint.analysis.gradient_closures import BUILDER_REASON
 from scalarlint.analysis.frameworks import RECEIVERS
@@ -115,6 +115,7 @@ class Project:
         self.indexes = indexes
         self._methods: MethodTable | None = None  # built on the first call no index resolves
         self._subclasses: dict[str, list[tuple[ModuleIndex, str]]] | None = None  # built on the first self.m() call
+        self._classes: ClassTable | None = None  # built on the first call of a built instance
         self._returning: dict[tuple[str, str], tuple[dict[str, None], dict[str, tuple[str, ...]]]] = {}
         self._resolved: dict[tuple[str, str], list[tuple[tuple[str, ...], tuple[ModuleIndex, str] | None]]] = {}
 
@@ -215,16 +216,14 @@ class Project:
     def _called_instance(self, index: ModuleIndex, built: tuple[str, ...]) -> tuple[ModuleIndex, str] | None:
         """What calling an instance of class ``built`` (as the caller names it) runs: the
         class's ``__call__``, else the methods a framework convention says a call runs
-        (``ClassEntry.call_methods``). The class is the module's own or one it imports."""
-        owner, qual = index, ".".join(built)
-        if qual not in index.classes and built[0] in index.imports:
-            module, _, name = ".".join([index.imports[built[0]], *built[1:]]).rpartition(".")
-            found = self.by_module.get(module)
-            if found is None or name not in found.classes:
-                return None
-            owner, qual = found, name
-        elif qual not in index.classes:
+        (``ClassEntry.call_methods``). The class is the module's own, one it imports or one a
+        package re-exports (``ClassTable.find``)."""
+        if self._classes is None:
+            self._classes = ClassTable(self.indexes)
+        found = self._classes.find(index, ".".join(built))
+        if found is None:
             return None
+        owner, qual = found
         for method in ("__call__", *owner.classes[qual].call_methods):
             if f"{qual}.{method}" in owner.functions:
                 return owner, f"{qual}.{method}"

@@ -13,7 +13,7 @@ and a walk answers the same with it, without it, or after ``release``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 
 import libcst as cst
 
@@ -142,3 +142,15 @@ def is_inside(node: cst.CSTNode, region: cst.CSTNode, parents: dict[cst.CSTNode,
             return True
         current = parents.get(current)
     return False
+
+
+def names_in(cache: MutableMapping[object, object], function: cst.CSTNode | None, question: str, pick: Callable[[cst.CSTNode], str | None]) -> frozenset[str]:
+    """The names ``pick`` finds in the nodes of ``function``, walked once per function and
+    question (``cache``: the analysis's own, ``Inference.cache``)."""
+    if function is None:
+        return frozenset()
+    found = cache.get((question, function))
+    if found is None:
+        found = frozenset(n for n in map(pick, walk(function)) if n is not None)
+        cache[(question, function)] = found
+    return found  # type: ignore[return-value]

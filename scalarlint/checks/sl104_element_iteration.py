@@ -96,11 +96,23 @@ def _iterated_arrays(iterable: cst.BaseExpression, ctx: CheckContext) -> list[cs
     if isinstance(iterable, cst.Call):
         name = call_name(iterable.func)
         if name in (["enumerate"], ["zip"], ["reversed"], ["iter"]):
-            return [a for a in positional(iterable) for a in _iterated_arrays(a, ctx)]
+            return [a for a in positional(iterable) for a in _iterated_arrays(a, ctx)] + _zipped_vectors(iterable, ctx)
         # for v in X.flatten(), for b in torch.unique(idx): a call whose result is an array
         # is iterated like a name holding it
     kind = ctx.inference.kind(iterable)
     return [iterable] if kind.tag is Tag.ARRAY and not kind.doubt else []
+
+
+def _zipped_vectors(call: cst.Call, ctx: CheckContext) -> list[cst.BaseExpression]:
+    """``zip(*idxs)`` with ``idxs = xp.unravel_index(xp.arange(n), shape)``: a tuple of
+    one-axis device arrays walked in lockstep, one element of each per trip."""
+    found: list[cst.BaseExpression] = []
+    for arg in call.args:
+        if arg.star == "*" and arg.keyword is None:
+            kind = ctx.inference.kind(arg.value)
+            if kind.tag is Tag.ARRAY_SEQ and kind.rank == 1 and not kind.doubt:
+                found.append(arg.value)
+    return found
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:

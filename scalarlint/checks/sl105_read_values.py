@@ -9,6 +9,7 @@ from typing import Callable, Iterable
 
 import libcst as cst
 
+from scalarlint.analysis.array_api import COMPARISONS
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import positional
@@ -51,10 +52,16 @@ def _any_condition(test: cst.BaseExpression, condition: Callable[[cst.BaseExpres
 def _compares_element_reads(test: cst.BaseExpression, ctx: CheckContext) -> bool:
     """``if t_span[1] < t_span[0]:``, ``if cumsum[0] <= limit:``: a comparison (under
     ``and``/``or``/``not``) whose operand is an element read, alone or in arithmetic
-    (``t + dt > t_eval[k]``): Python asks the result for one bool, a sync."""
+    (``t + dt > t_eval[k]``), or an array module's comparison function of one
+    (``if torch.ne(g[0][0], one):``): Python asks the result for one bool, a sync."""
 
     def compares(part: cst.BaseExpression) -> bool:
-        operands = [part.left, *(c.comparator for c in part.comparisons)] if isinstance(part, cst.Comparison) else []
+        if isinstance(part, cst.Comparison):
+            operands = [part.left, *(c.comparator for c in part.comparisons)]
+        elif isinstance(part, cst.Call) and (ctx.inference.module_call(part) or "").rsplit(".", 1)[-1] in COMPARISONS:
+            operands = positional(part)
+        else:
+            operands = []
         return any(_element_read_in(operand, ctx) for operand in operands)
 
     return _any_condition(test, compares)

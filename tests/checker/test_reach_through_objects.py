@@ -89,6 +89,21 @@ def test_keywords_pin_a_common_method_and_tuple_parts_come_from_another_module(t
     assert found == [("ode.py", 13, "SL101"), ("ode.py", 13, "SL101"), ("ode.py", 14, "SL101"), ("ode.py", 14, "SL101")]
 
 
+def test_a_returned_difference_of_two_tensors_is_a_tensor_part(tmp_path: Path) -> None:
+    """``return (c, a, b - b_low)``: elementwise arithmetic of two rank-1 tensors the function
+    built is a rank-1 tensor too, so ``err[1]`` in the caller's method reads one element (line
+    12); a difference with a value the function did not build as an array stays unknown
+    (``other[0]``), and ``c[0]``, ``a[0][0]`` read elements as before (line 14)."""
+    tree = dict(SOLVER_TREE)
+    tree["dyn/solvers/_constants.py"] = SOLVER_TREE["dyn/solvers/_constants.py"].replace(
+        "    return (c, a, b)\n", "    b_low = torch.tensor([1.0, 0.0], dtype=dtype)\n    return (c, a, b - b_low, b - dtype)\n"
+    )
+    tree["dyn/solvers/ode.py"] = SOLVER_TREE["dyn/solvers/ode.py"].replace(
+        "        c, a, b = self.tableau\n", "        c, a, err, other = self.tableau\n        x = x + err[1] * other[0]\n"
+    ).replace("(b[0] * k1 + b[1] * k2)", "k2")
+    assert check_tree(tmp_path, tree) == [("ode.py", 12, "SL101"), ("ode.py", 14, "SL101"), ("ode.py", 14, "SL101")]
+
+
 def test_without_the_keyword_a_common_method_name_reaches_nothing(tmp_path: Path) -> None:
     tree = dict(SOLVER_TREE)
     tree["dyn/odeint.py"] = SOLVER_TREE["dyn/odeint.py"].replace("k1=x", "x")
