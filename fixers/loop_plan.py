@@ -106,8 +106,16 @@ class LoopPlan:
                 known_array(self.analyzer, node.value)  # type: ignore[attr-defined]
                 or len(values) == 1 and self.flat_array(node.value) is not None  # type: ignore[attr-defined]
             )
+            and self._indexes_every_axis(node.value, len(values))  # type: ignore[attr-defined]
             and not (names_in(node.value) & (self.assigned | {self.index}))  # type: ignore[attr-defined]
         )
+
+    def _indexes_every_axis(self, array: cst.BaseExpression, indices: int) -> bool:
+        """``out[i]`` of ``out = np.empty((n, m))`` is a row, not an element: a loop writing
+        rows is not the elementwise loop its vector form would be. An array of unknown rank is
+        taken at its indices' word."""
+        rank = self.analyzer.context.inference.kind(array).rank
+        return rank is None or rank == indices
 
     def mirror_access(self, node: cst.CSTNode) -> bool:
         """``a[n - 1 - i]`` (or ``a[n - i - 1]``) with ``n`` the range's length: the array read

@@ -33,6 +33,18 @@ SAVED_NUMBER = Kind(Tag.DEVICE_SCALAR, origin=Origin.DATA)
 MAX_CALL_SITES = 32  # beyond this many callers, joining their arguments costs more than it tells
 
 
+
+def _unwrapped_variable(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``torch.autograd.Variable(t, requires_grad=False)`` is ``t`` itself (a Variable has been
+    a Tensor since torch 0.4): what an older forward saves through it is what it wraps."""
+    while isinstance(value, cst.Call):
+        name = call_name(value.func)
+        plain = [a for a in value.args if a.keyword is None]
+        if not name or name[-1] != "Variable" or len(plain) != 1 or plain[0].star:
+            break
+        value = plain[0].value
+    return value
+
 class ModuleFacts:
     def __init__(self, module: cst.Module, parents: dict[cst.CSTNode, cst.CSTNode]) -> None:
         self.parents = parents
@@ -203,6 +215,7 @@ class CallFacts:
         back (not a reduction's result)."""
         if isinstance(saved, cst.Name) and self.inf.parameter_of(saved) is not None:
             return self.inf.kind(saved).tag in (Tag.HOST_INT, Tag.HOST_SCALAR)
+        saved = _unwrapped_variable(saved)
         if not isinstance(saved, cst.Call):
             return False
         name = call_name(saved.func)

@@ -241,7 +241,9 @@ def _framework_role(inf: "InferenceView", func: cst.CSTNode | None, params: cst.
         return None
     if params.star_arg is param:
         return K.ARRAY_SEQ if roles.STAR_ARRAYS in target.param_roles else None
-    positional = [p for p in params.params if p.name.value not in OBJECT_PARAMS]
+    positional = list(params.params)
+    if positional and positional[0].name.value in OBJECT_PARAMS:
+        positional = positional[1:]  # the receiver (``self``, torch's ``ctx``): the roles start after it
     if param not in positional:
         return None
     position = positional.index(param)

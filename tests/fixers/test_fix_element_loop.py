@@ -85,6 +85,8 @@ def test_loop_becomes_whole_array_statements(snip, case: str) -> None:
         ["for i in range(len(x)):", "    if x[i] > 0:", "        x[i] = 0.0"],  # the mask would change
         ["for i in range(len(x)):", "    dx[i] = x[i]", "k = i"],  # the index is used after the loop
         ["for i in range(len(x)):", "    for j in range(len(w)):", "        g[j] = x[i] * w[j]"],  # a nest over data
+        # rows of a rank-2 array, not elements: the vector form would broadcast x against w
+        ["rows = xp.zeros((len(x), len(w)))", "for i in range(len(x)):", "    if x[i] > 0:", "        rows[i] = w"],
     ],
 )
 def test_loops_that_are_not_elementwise_are_left_alone(snip, lines: list[str]) -> None:
