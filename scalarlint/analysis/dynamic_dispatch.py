@@ -8,9 +8,12 @@ of them and the name is not one every container, array or layer has."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from scalarlint.analysis.index import ModuleIndex
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.discovery import ClassTable
 
 Resolver = Callable[[str], "tuple[ModuleIndex, str] | None"]
 
@@ -57,7 +60,8 @@ class MethodTable:
     """Methods of the checked tree's classes by name, and the functions handed over under a
     keyword, with the top-level package they live in."""
 
-    def __init__(self, indexes: list[ModuleIndex], resolve_dotted: Resolver) -> None:
+    def __init__(self, indexes: list[ModuleIndex], resolve_dotted: Resolver, classes: "Callable[[], ClassTable]") -> None:
+        self.classes = classes
         self.methods: dict[str, list[tuple[ModuleIndex, str]]] = {}
         self.handed: dict[str, list[tuple[ModuleIndex, str]]] = {}
         for index in indexes:
@@ -95,4 +99,22 @@ class MethodTable:
             return found if len(found) <= MAX_CANDIDATES else []
         if method in COMMON_METHODS or (not owned and method in VALUE_METHODS):
             return []
-        return found if len(found) <= (MAX_CANDIDATES if owned else MAX_LOCAL_CANDIDATES) else []
+        if len(found) <= (MAX_CANDIDATES if owned else MAX_LOCAL_CANDIDATES):
+            return found
+        return found if len(found) <= MAX_CANDIDATES and self._one_family(found) else []
+
+    def _one_family(self, found: list[tuple[ModuleIndex, str]]) -> bool:
+        """Every candidate overrides the method of one class among them (``solver.root_solve(...)``
+        with five solvers deriving from the base that declares ``root_solve``): the name is that
+        family's protocol, not a coincidence of names, however many members the family has."""
+        table = self.classes()
+        lineages: list[set[str]] = []
+        for index, key in found:
+            owner = index.functions[key].class_name
+            entry = index.classes.get(owner) if owner is not None else None
+            if entry is None:
+                return False
+            dotted = f"{index.module}.{owner}" if index.module else owner
+            lineages.append({dotted, *(name for name, _ in table.ancestors(index, entry))})
+        own = {f"{i.module}.{i.functions[k].class_name}" if i.module else str(i.functions[k].class_name) for i, k in found}
+        return bool(own.intersection(*lineages))

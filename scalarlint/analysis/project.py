@@ -115,7 +115,7 @@ class Project:
         self.indexes = indexes
         self._methods: MethodTable | None = None  # built on the first call no index resolves
         self._subclasses: dict[str, list[tuple[ModuleIndex, str]]] | None = None  # built on the first self.m() call
-        self._classes: ClassTable | None = None  # built on the first call of a built instance
+        self._classes: ClassTable | None = None  # built on first use (``_class_table``)
         self._returning: dict[tuple[str, str], tuple[dict[str, None], dict[str, tuple[str, ...]]]] = {}
         self._resolved: dict[tuple[str, str], list[tuple[tuple[str, ...], tuple[ModuleIndex, str] | None]]] = {}
 
@@ -124,7 +124,7 @@ class Project:
         if len(call) < 2 or call[0] in index.imports or call[0] in self.array_modules:
             return []  # a module's function that is not in the tree (np.sum, torch.exp, xp.array)
         if self._methods is None:
-            self._methods = MethodTable(self.indexes, self.resolve_dotted)
+            self._methods = MethodTable(self.indexes, self.resolve_dotted, self._class_table)
         return self._methods.candidates(index, call, index.functions[caller].call_keywords.get(".".join(call), ()))
 
     def _overrides(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
@@ -218,9 +218,7 @@ class Project:
         class's ``__call__``, else the methods a framework convention says a call runs
         (``ClassEntry.call_methods``). The class is the module's own, one it imports or one a
         package re-exports (``ClassTable.find``)."""
-        if self._classes is None:
-            self._classes = ClassTable(self.indexes)
-        found = self._classes.find(index, ".".join(built))
+        found = self._class_table().find(index, ".".join(built))
         if found is None:
             return None
         owner, qual = found
@@ -228,6 +226,12 @@ class Project:
             if f"{qual}.{method}" in owner.functions:
                 return owner, f"{qual}.{method}"
         return None
+
+    def _class_table(self) -> ClassTable:
+        """The tree's classes, built on first use (a built instance's call, a dispatched method)."""
+        if self._classes is None:
+            self._classes = ClassTable(self.indexes)
+        return self._classes
 
     def _alias_target(self, index: ModuleIndex, scope: str, targets: list[tuple[str, ...]]) -> tuple[ModuleIndex, str] | None:
         """A closure's call of a name its enclosing function bound to a function (``mask_ =

@@ -155,3 +155,50 @@ def test_a_function_handed_over_through_partial_is_reached(tmp_path: Path) -> No
     ``build_integrand``: its ``float(...)`` of a device value is a host copy."""
     found = check_tree(tmp_path, QUADRATURE_TREE)
     assert found == [("build.py", 6, "SL105")]
+
+
+def _shooting_tree(members: int, family: bool) -> dict[str, str]:
+    """``solver.root_solve(...)`` on a local receiver, with ``members`` classes defining
+    ``root_solve``: derived from one base that declares it (``family``) or unrelated."""
+    base = "ShootingSolver" if family else "object"
+    classes = "".join(
+        f"""
+
+class Solver{k}({base}):
+    def root_solve(self, x, t_span):
+        dt = t_span[1] - t_span[0]
+        return x * dt * {k}
+"""
+        for k in range(members)
+    )
+    return {
+        "shoot/__init__.py": "",
+        "shoot/solvers.py": f"""\
+class ShootingSolver:
+    def root_solve(self, x, t_span):
+        raise NotImplementedError
+{classes}""",
+        "shoot/sensitivity.py": """\
+import torch
+
+
+class Shooting(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, t_span, solver):
+        return solver.root_solve(x, t_span)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None, None
+""",
+    }
+
+
+def test_a_method_overridden_across_one_class_family_is_reached_through_a_local_receiver(tmp_path: Path) -> None:
+    """Five solvers deriving from the base that declares ``root_solve``: more candidates than a
+    local receiver's name alone would vouch for (4), but one family's protocol, so every
+    override is reached and its ``t_span[1] - t_span[0]`` reads two elements. The same five
+    methods in unrelated classes are a coincidence of names and stay unreached."""
+    found = check_tree(tmp_path / "family", _shooting_tree(5, family=True))
+    assert found.count(("solvers.py", 8, "SL101")) == 2 and len([f for f in found if f[2] == "SL101"]) == 10
+    assert check_tree(tmp_path / "unrelated", _shooting_tree(5, family=False)) == []
