@@ -21,9 +21,9 @@ from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_axis_arguments import element_axis
 from scalarlint.checks.sl105_element_lists import element_list_finding
 from scalarlint.checks.sl105_method_transfers import claim_conversion, method_call
-from scalarlint.checks.sl105_narrowing import narrowed_to_host
 from scalarlint.checks.sl105_python_math import math_conversion
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
+from scalarlint.checks.sl105_text import TEXT_CONVERTERS, formatted_device_value, shown_device_value
 from scalarlint.vendored.locate import setting_module
 
 INFO = CheckInfo(
@@ -57,7 +57,9 @@ code runs on `.asnumpy()` copies); and `jax.pure_callback` /
 `io_callback` inside a rule (Python run on host copies of its arguments: what the callback
 itself does with them is host work and is not flagged); Python's `max(a, b)` /
 `min(a, b)` of an element (it compares on the host), `str()`, `repr()` or `print()` of device
-data (its digits are written on the host), Python's `math` functions of an element or of
+data, and an f-string or `%` formatting of it (`print(f"mismatch: {diff}")`: its digits are
+written on the host; not a message built for a `raise`, an `assert` or in an `except` handler,
+which runs only once the rule has failed), Python's `math` functions of an element or of
 arithmetic on a parameter annotated as an array (`math.exp(b - a)` in
 `log_sum_exp(a: Tensor, b: Tensor)`: `__float__`, a sync), and an order of axes holding an
 element (`x.permute(order + [dim])`). Each framework
@@ -95,7 +97,7 @@ reduction result. If the conversion is intended and happens once, mark it with
     ),
 )
 
-NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Subscript)
+NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Subscript, cst.FormattedString, cst.BinaryOperation)
 
 TRANSFER_FUNCTIONS = HOST_COPY_FUNCTIONS | HOST_FUNCTIONS
 DECLARED_COPY = "to_host"
@@ -110,6 +112,9 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if isinstance(node, cst.Subscript):
         yield from element_bounds(node, ctx)
         yield from element_index(node, ctx)
+        return
+    if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
+        yield from formatted_device_value(node, ctx)
         return
     assert isinstance(node, cst.Call)
     name = call_name(node.func)
@@ -162,7 +167,7 @@ def _builtin_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExp
             )
         return True
     if name is not None and len(name) == 1 and name[0] in TEXT_CONVERTERS and args:
-        shown = next((a for a in args if _device_data(a, ctx) and not narrowed_to_host(a, node, ctx)), None)
+        shown = shown_device_value(args, node, ctx)
         if shown is not None:
             yield Finding(
                 INFO.code,
@@ -220,13 +225,6 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
 NOT_HOST_READS = frozenset({"shape", "ndim", "size", "isscalar", "iscomplexobj", "isrealobj", "result_type", "issubdtype",
                             "can_cast", "dtype", "broadcast_shapes"})
 PYTHON_COMPARERS = frozenset({"max", "min"})  # max(a, b) asks bool(a > b): one value on the host
-TEXT_CONVERTERS = frozenset({"str", "repr", "print"})  # the digits of a device value are on the device
-
-
-def _device_data(value: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """An array or element the rule holds on the device for certain (not a probable one)."""
-    kind = ctx.inference.kind(value)
-    return (kind.tag is Tag.ARRAY and kind.doubt == Doubt.NONE) or ctx.inference.is_element_value(value)
 
 
 def _tensor_of_a_sequence(value: cst.BaseExpression, ctx: CheckContext) -> bool:
