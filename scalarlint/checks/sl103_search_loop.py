@@ -12,8 +12,8 @@ from typing import Iterable
 
 import libcst as cst
 
-from scalarlint.analysis.kinds import Doubt, least_doubt
 from scalarlint.analysis.loop_range import RangeInfo, range_info
+from scalarlint.analysis.search_picks import literal_pick, search_pick
 from scalarlint.analysis.syntax import call_name, is_name, is_range_name, positional
 from scalarlint.analysis.tree import walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, Match, short
@@ -30,7 +30,9 @@ findfirst/findlast written in Python inside an AD rule:
   (`if abs(x[i]) == y:`, `if v == m:`) and then remembers `i`, `break`s or `return`s;
 - a `while` loop stepping an index while it tests elements;
 - `next(i for i in range(n) if x[i] == m)`, `[i for i in ... if ...][-1]`, `max(i for ...)`;
-- `xp.flatnonzero(mask)[-1]`, `xp.nonzero(mask)[0][0]`, `xp.where(mask)[0][-1]`.
+- `xp.flatnonzero(mask)[-1]`, `xp.nonzero(mask)[0][0]`, `xp.where(mask)[0][-1]`,
+  `xp.argwhere(mask)[0]` (also where the picked row is unpacked, `r, c = xp.argwhere(m)[0]`,
+  which SL104 reports too).
 
 ## Why it hurts on a GPU
 Every iteration reads one element: a kernel launch and a device-to-host sync **per element**
@@ -89,7 +91,6 @@ class SearchLoop(Match):
 
 NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)
 
-SEARCH_CALLS = {"flatnonzero", "nonzero", "argwhere", "where"}
 
 
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
@@ -264,37 +265,16 @@ def _comprehension_search(gen: cst.GeneratorExp | cst.ListComp, ctx: CheckContex
 
 def _nonzero_search(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
     """``flatnonzero(mask)[-1]``, ``nonzero(mask)[0][0]``, ``[i for ... if ...][-1]``."""
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return
-    index = node.slice[0].slice.value
-    literal = isinstance(index, cst.Integer) or (
-        isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus) and isinstance(index.expression, cst.Integer)
-    )
-    if not literal:
-        return
-    last = isinstance(index, cst.UnaryOperation)
-    value = node.value
-    if isinstance(value, cst.ListComp):
-        finding = _comprehension_search(value, ctx, node, last=last)
+    if isinstance(node.value, cst.ListComp):
+        last = literal_pick(node)
+        finding = _comprehension_search(node.value, ctx, node, last=last) if last is not None else None
         if finding is not None:
             yield finding
         return
-    tuple_form = isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call)
-    if tuple_form:  # nonzero(mask)[0][k]
-        value = value.value  # type: ignore[union-attr]
-    if not isinstance(value, cst.Call):
+    pick = search_pick(node, ctx.inference)
+    if pick is None:
         return
-    if least_doubt([ctx.inference.kind(a) for a in positional(value)]) >= Doubt.PYTHON_DATA:
-        return  # host bookkeeping on Python data
-    func = ctx.inference.module_call(value)
-    if func is None and isinstance(value.func, cst.Attribute) and value.func.attr.value == "nonzero":
-        func = "nonzero" if ctx.inference.kind(value.func.value).is_array else None
-    if func is None or func.rsplit(".", 1)[-1] not in SEARCH_CALLS:
-        return
-    if func.rsplit(".", 1)[-1] in ("nonzero", "where") and not tuple_form:
-        return  # nonzero(mask)[0] is the index array of axis 0, not a search
-    if func.endswith("where") and len(positional(value)) != 1:
-        return
+    value, last = pick
     ctx.claim(node)
     style = "findlast" if last else "findfirst"
     yield Finding(

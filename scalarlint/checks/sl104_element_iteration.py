@@ -14,6 +14,7 @@ import libcst as cst
 
 from scalarlint.analysis.kinds import Doubt, Origin, Tag
 from scalarlint.analysis.loop_range import range_info
+from scalarlint.analysis.search_picks import search_pick
 from scalarlint.analysis.syntax import call_name, integer_value, is_name, is_range_name, positional
 from scalarlint.analysis.tree import is_inside, walk
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, Match, element_accesses, short
@@ -307,7 +308,8 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
         and ctx.inference.parameter_of(value) is None
     )
     if row_of_data:
-        ctx.claim(value)
+        if not (isinstance(value, cst.Subscript) and search_pick(value, ctx.inference) is not None):
+            ctx.claim(value)  # (x, y = argwhere(mask)[0] unpacks the first hit of a search: SL103's too)
         yield Finding(
             INFO.code,
             node,
