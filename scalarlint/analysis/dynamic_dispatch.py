@@ -108,13 +108,14 @@ class MethodTable:
         with five solvers deriving from the base that declares ``root_solve``): the name is that
         family's protocol, not a coincidence of names, however many members the family has."""
         table = self.classes()
+        own: set[str] = set()
         lineages: list[set[str]] = []
         for index, key in found:
             owner = index.functions[key].class_name
             entry = index.classes.get(owner) if owner is not None else None
             if entry is None:
                 return False
-            dotted = f"{index.module}.{owner}" if index.module else owner
+            dotted = f"{index.module}.{owner}" if index.module else str(owner)
+            own.add(dotted)
             lineages.append({dotted, *(name for name, _ in table.ancestors(index, entry))})
-        own = {f"{i.module}.{i.functions[k].class_name}" if i.module else str(i.functions[k].class_name) for i, k in found}
         return bool(own.intersection(*lineages))

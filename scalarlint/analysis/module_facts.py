@@ -33,7 +33,6 @@ SAVED_NUMBER = Kind(Tag.DEVICE_SCALAR, origin=Origin.DATA)
 MAX_CALL_SITES = 32  # beyond this many callers, joining their arguments costs more than it tells
 
 
-
 def _unwrapped_variable(value: cst.BaseExpression) -> cst.BaseExpression:
     """``torch.autograd.Variable(t, requires_grad=False)`` is ``t`` itself (a Variable has been
     a Tensor since torch 0.4): what an older forward saves through it is what it wraps."""
@@ -44,6 +43,7 @@ def _unwrapped_variable(value: cst.BaseExpression) -> cst.BaseExpression:
             break
         value = plain[0].value
     return value
+
 
 class ModuleFacts:
     def __init__(self, module: cst.Module, parents: dict[cst.CSTNode, cst.CSTNode]) -> None:

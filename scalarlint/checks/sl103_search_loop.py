@@ -92,7 +92,6 @@ class SearchLoop(Match):
 NODE_TYPES = (cst.For, cst.While, cst.Call, cst.Subscript)
 
 
-
 def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if ctx.is_claimed(node):
         return
