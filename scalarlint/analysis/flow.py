@@ -95,7 +95,7 @@ class Reaching:
         ``prev_length = cur_length`` at the end of a loop body was invisible to the test
         ``if prev_length != 0:`` at its top, which sees that value from the second pass on;
         ``reaching`` then decides which of them can reach."""
-        loop = self._outermost_loop(use)
+        loop = self._enclosing_loop(use)
         if loop is None:
             return referents
         known = {id(r) for r in referents}
@@ -127,22 +127,13 @@ class Reaching:
             parent = self.parents.get(parent)
         return False
 
-    def _outermost_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        """The outermost loop around ``node`` in its function; None outside loops."""
+    def _enclosing_loop(self, node: cst.CSTNode, stop: cst.CSTNode | None = None) -> cst.CSTNode | None:
+        """The outermost loop around ``node`` in its function that does not also hold ``stop``
+        (any loop, without ``stop``); None outside loops."""
         found = None
         parent = self.parents.get(node)
         while parent is not None and type(parent) not in _FUNCTIONS:
-            if type(parent) in _LOOPS:
-                found = parent
-            parent = self.parents.get(parent)
-        return found
-
-    def _enclosing_loop(self, node: cst.CSTNode, stop: cst.CSTNode) -> cst.CSTNode | None:
-        """The outermost loop around ``node`` that does not also hold ``stop``."""
-        found = None
-        parent = self.parents.get(node)
-        while parent is not None and type(parent) not in _FUNCTIONS:
-            if type(parent) in _LOOPS and not self._is_inside(stop, parent):
+            if type(parent) in _LOOPS and (stop is None or not self._is_inside(stop, parent)):
                 found = parent
             parent = self.parents.get(parent)
         return found
