@@ -77,7 +77,9 @@ MASK_CASTS = frozenset({"bool", "byte"})
 NEW_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})  # torch: a new array on x's device
 # JAX's functional updates of what ``x.at[i]`` selects (``.get()`` reads it)
 JAX_UPDATES = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max", "apply"})
-TENSOR_CONVERTERS = frozenset({"tensor", "as_tensor", "from_numpy"})  # an array in, an array with its axes out
+# an array in, an array with its axes out; a number in, a 0-d tensor: torch's ``tensor``, Paddle's
+# ``to_tensor``, TensorFlow's ``convert_to_tensor``/``constant``, MindSpore's ``Tensor``
+TENSOR_CONVERTERS = frozenset({"tensor", "as_tensor", "from_numpy", "to_tensor", "convert_to_tensor", "constant", "Tensor"})
 # Gauss quadrature rules (``np.polynomial.legendre.leggauss(n)``, ``scipy.special.roots_legendre``):
 # a pair of one-axis arrays, the nodes and the weights
 QUADRATURE_RULES = frozenset({"leggauss", "hermgauss", "hermegauss", "laggauss", "chebgauss", "roots_legendre",
@@ -127,13 +129,13 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
         if name in ("asarray", "array") and first.tag is Tag.SHAPE:
             return K.SHAPE  # host bookkeeping on shapes
         # Built from Python data: an array, but often a host one (index lists, shapes).
-        return K.array(doubt=Doubt.PYTHON_DATA if name in ("asarray", "array") else Doubt.NONE)
+        return K.array(display_rank(inf, args[0]), doubt=Doubt.PYTHON_DATA if name in ("asarray", "array") else Doubt.NONE)
     if name in TENSOR_CONVERTERS and arg_kinds and arg_kinds[0].tag is Tag.ARRAY:
         return K.array(arg_kinds[0].rank, arg_kinds[0].boolean, doubt=host_side(inf, node))  # torch.tensor(nodes): the same axes
     if name in TENSOR_CONVERTERS and arg_kinds and arg_kinds[0].tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
         return K.Kind(Tag.DEVICE_SCALAR, doubt=host_side(inf, node))  # torch.tensor(ub) of a number: a 0-d tensor
-    if name in CREATION:
-        return K.array(doubt=host_side(inf, node))
+    if name in CREATION or name in TENSOR_CONVERTERS:
+        return K.array(display_rank(inf, args[0]) if args else None, doubt=host_side(inf, node))
     if name in QUADRATURE_RULES:
         return K.Kind(Tag.ARRAY_SEQ, rank=1, doubt=host_side(inf, node))  # nodes and weights: two vectors
     if name in REDUCTIONS:
@@ -169,6 +171,29 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
     if name == "outer":
         return K.array(2, doubt=doubt)
     return K.array(None, boolean, doubt)
+
+
+def display_rank(inf: "InferenceView", value: cst.BaseExpression) -> int | None:
+    """The rank of the array a list or tuple display of numbers makes (``[1.0, 2.0]``: one axis,
+    ``[[c, -s], [s, c]]``: two); None for anything else (a name, a comprehension, ragged or
+    mixed nesting, elements that are arrays)."""
+    if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
+        return None
+    ranks = set()
+    for element in value.elements:
+        if isinstance(element, cst.StarredElement):
+            return None
+        item = element.value
+        if isinstance(item, (cst.List, cst.Tuple)):
+            inner = display_rank(inf, item)
+            if inner is None:
+                return None
+            ranks.add(inner + 1)
+        elif inf.kind(item).tag in (Tag.HOST_INT, Tag.HOST_SCALAR):
+            ranks.add(1)
+        else:
+            return None
+    return ranks.pop() if len(ranks) == 1 else None
 
 
 def names_numpy(call: cst.Call) -> bool:
