@@ -96,9 +96,17 @@ def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
 
 def _is_array_parameter(node: cst.BaseExpression, ctx: CheckContext) -> bool:
     """A parameter of the function that holds a device array: ``log_sum_exp(a, b)`` called
-    with two elements, a solve helper's 0-d ``A``. Values unpacked from residual tuples may be
+    with two elements, a solve helper's 0-d ``A``; or what host ints pick from one
+    (``grad_output[0][0]`` of ``*grad_output``). Values unpacked from residual tuples may be
     reduction results (SL107's one sync), so they are left alone."""
-    return isinstance(node, cst.Name) and ctx.inference.kind(node).is_array and ctx.inference.parameter_of(node) is not None
+    if not ctx.inference.kind(node).is_array:
+        return False
+    while isinstance(node, cst.Subscript):
+        indices = ctx.inference.index_kinds(node)
+        if not indices or not all(k.is_host_int for k in indices):
+            return False
+        node = node.value
+    return isinstance(node, cst.Name) and ctx.inference.kind(node).tag in (Tag.ARRAY, Tag.ARRAY_SEQ) and ctx.inference.parameter_of(node) is not None
 
 
 def _compares_an_element(test: cst.BaseExpression, ctx: CheckContext) -> bool:
