@@ -60,6 +60,11 @@ class Reaching:
         referents = sorted(referents, key=lambda r: self._ordinal(r.node) if isinstance(r, Assignment) else -1)
         if not all(isinstance(r, Assignment) for r in referents):
             return referents
+        apart = [r for r in referents if self._other_branch(r.node, use)]
+        if apart and len(apart) < len(referents):
+            referents = [r for r in referents if r not in apart]  # if ...: x = 1  else: use(x)
+            if len(referents) < 2:
+                return referents
         here = self._ordinal(use)
         after = {id(r) for r in referents if self._ordinal(r.node) >= here or self._assigns_after(r, use)}
         before = [r for r in referents if id(r) not in after]
@@ -114,6 +119,27 @@ class Reaching:
         if node is None or getattr(ref, "scope", None) is not scope or isinstance(node, cst.Param):
             return False
         return self._ordinal(node) >= self._ordinal(use) or self._assigns_after(ref, use)
+
+    def _other_branch(self, node: cst.CSTNode, use: cst.Name) -> bool:
+        """``node`` lies in one branch of an ``if`` and ``use`` in another (``else``, an
+        ``elif``), and no loop of the function runs that ``if`` again: only one of the branches
+        runs, so nothing ``node`` binds reaches ``use``."""
+        branches = self._branches(use)
+        for statement, branch in self._branches(node).items():
+            if statement in branches and branches[statement] != branch:
+                return self._enclosing_loop(statement) is None
+        return False
+
+    def _branches(self, node: cst.CSTNode) -> dict[cst.If, str]:
+        """Each ``if`` statement around ``node`` in its function, and which part holds it
+        (``body``, ``orelse``; its test is neither)."""
+        found: dict[cst.If, str] = {}
+        child, parent = node, self.parents.get(node)
+        while parent is not None and type(parent) not in _FUNCTIONS:
+            if type(parent) is cst.If:
+                found[parent] = "body" if child is parent.body else "orelse" if child is parent.orelse else "test"  # type: ignore[attr-defined]
+            child, parent = parent, self.parents.get(parent)
+        return found
 
     def _assigns_after(self, ref: BaseAssignment, use: cst.Name) -> bool:
         """``x = f(x)``: the target comes first in the tree, but the binding happens after the

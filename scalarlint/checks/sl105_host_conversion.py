@@ -229,7 +229,12 @@ PYTHON_COMPARERS = frozenset({"max", "min"})  # max(a, b) asks bool(a > b): one 
 
 def _tensor_of_a_sequence(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     """``int(args[i])`` where ``args`` holds the rule's tensors (``*x`` of a custom gradient,
-    saved tensors): a Python number from one of them is read from the device, whatever its rank."""
+    saved tensors): a Python number from one of them is read from the device, whatever its rank;
+    so is one from a name every reaching binding of which is such a tensor
+    (``n = args[k]; ...; int(n)``)."""
+    if isinstance(value, cst.Name):
+        bound = ctx.inference.reaching_values(value)
+        return bool(bound) and all(b is not None and _tensor_of_a_sequence(b, ctx) for b in bound)
     if not isinstance(value, cst.Subscript):
         return False
     holder = ctx.inference.kind(value.value)
