@@ -7,7 +7,8 @@ rank 1 there, not "rank 1 or whatever the parameter was". The rule is a cheap do
 not a data-flow analysis: an assignment statement dominates a use when the use lies later in the
 same block (or nested inside a later statement of it). Assignments between the dominating one
 and the use (conditional ones) still reach; so does everything when the use sits in a loop that
-also assigns the name (the value is carried around the loop).
+also assigns the name (the value is carried around the loop). An assignment in one branch of an
+``if`` never reaches a use in another of its branches, unless a loop runs the ``if`` again.
 """
 
 from __future__ import annotations
