@@ -78,11 +78,14 @@ def _element_read_in(operand: cst.BaseExpression, ctx: CheckContext) -> bool:
 
 
 def _tests_an_array(test: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``if a > b:`` or ``if torch.isinf(a):`` on device arrays (``and``/``or``/``not`` included):
-    Python asks the array for one bool, which works only for one element and waits for it. A
-    bare name is left alone (``if grads:`` may test a list)."""
+    """``if a > b:`` or ``if torch.isinf(a):`` on device arrays (``and``/``or``/``not`` included),
+    or ``if inputs[0]:`` on an array a parameter holds: Python asks the array for one bool, which
+    works only for one element and waits for it. A bare name is left alone (``if grads:`` may
+    test a list)."""
     if isinstance(test, cst.BooleanOperation) or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
         return _any_condition(test, lambda part: _tests_an_array(part, ctx))
+    if isinstance(test, cst.Subscript):
+        return _is_array_parameter(test, ctx)  # if inputs[0]: one of the arrays a framework hands over
     if not isinstance(test, (cst.Comparison, cst.Call)):
         return False
     if isinstance(test, cst.Comparison) and any(is_python_marker(o) for o in (test.left, *(c.comparator for c in test.comparisons))):
