@@ -78,8 +78,9 @@ NEW_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_
 # JAX's functional updates of what ``x.at[i]`` selects (``.get()`` reads it)
 JAX_UPDATES = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 # an array in, an array with its axes out; a number in, a 0-d tensor: torch's ``tensor``, Paddle's
-# ``to_tensor``, TensorFlow's ``convert_to_tensor``/``constant``, MindSpore's ``Tensor``
-TENSOR_CONVERTERS = frozenset({"tensor", "as_tensor", "from_numpy", "to_tensor", "convert_to_tensor", "constant", "Tensor"})
+# ``to_tensor``, TensorFlow's ``convert_to_tensor``/``constant`` (not ``torch.Tensor(n)``, whose
+# numbers are sizes)
+TENSOR_CONVERTERS = frozenset({"tensor", "as_tensor", "from_numpy", "to_tensor", "convert_to_tensor", "constant"})
 # Gauss quadrature rules (``np.polynomial.legendre.leggauss(n)``, ``scipy.special.roots_legendre``):
 # a pair of one-axis arrays, the nodes and the weights
 QUADRATURE_RULES = frozenset({"leggauss", "hermgauss", "hermegauss", "laggauss", "chebgauss", "roots_legendre",

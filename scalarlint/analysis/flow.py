@@ -127,7 +127,8 @@ class Reaching:
         runs, so nothing ``node`` binds reaches ``use``."""
         branches = self._branches(use)
         for statement, branch in self._branches(node).items():
-            if statement in branches and branches[statement] != branch:
+            other = branches.get(statement)
+            if other is not None and other != branch and "test" not in (branch, other):  # a walrus in the test reaches both
                 return self._enclosing_loop(statement) is None
         return False
 

@@ -234,7 +234,7 @@ def _tensor_of_a_sequence(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     (``n = args[k]; ...; int(n)``)."""
     if isinstance(value, cst.Name):
         bound = ctx.inference.reaching_values(value)
-        return bool(bound) and all(b is not None and _tensor_of_a_sequence(b, ctx) for b in bound)
+        return bool(bound) and all(isinstance(b, cst.Subscript) and _tensor_of_a_sequence(b, ctx) for b in bound)
     if not isinstance(value, cst.Subscript):
         return False
     holder = ctx.inference.kind(value.value)

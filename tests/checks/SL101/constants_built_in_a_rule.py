@@ -1,7 +1,7 @@
 """SL101: elements of a constant the rule builds from Python numbers.
 
 Every framework has its own way to turn Python data into a tensor on the current device
-(`paddle.to_tensor`, `tf.constant`, `tf.convert_to_tensor`, `mindspore.Tensor`, `torch.tensor`);
+(`paddle.to_tensor`, `tf.constant`, `tf.convert_to_tensor`, `torch.tensor`);
 a flat list of numbers makes one axis and a list of lists two, so a host-int read picks one
 element. A tensor made from a name (`paddle.to_tensor(weights)`) keeps an unknown rank, and a
 read of a row of a two-axis constant is no element.

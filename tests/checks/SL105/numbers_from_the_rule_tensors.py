@@ -5,7 +5,7 @@ it on the host whatever its rank, as `int(args[k])` does. In the `else` branch o
 other branch rebinds the name, only the binding before the `if` reaches (the two branches never
 both run), so `int(num_samples[0])` there reads one element of that tensor: SL101 and SL105.
 Inside a loop the other branch's binding reaches the next pass, so a name that may hold a
-host number by then is no finding.
+host number by then is no finding; nor is a tensor handed on through other names.
 """
 import tensorflow as tf
 
@@ -27,7 +27,13 @@ def render(*args):
         else:
             total = total + float(scale)
 
+    carried = args[index]
+    for k in range(2):
+        copy = carried
+        carried = copy
+    steps = int(carried)  # bound through other names, around a loop: not followed, no finding
+
     def grad(dy):
-        return [dy * total] + [None] * (len(args) - 1)
+        return [dy * total * steps] + [None] * (len(args) - 1)
 
     return args[-1] * 2.0, grad
