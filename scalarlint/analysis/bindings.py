@@ -15,6 +15,7 @@ import libcst as cst
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
+from scalarlint.analysis.gathered_lists import gathered_list_kind
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
@@ -42,6 +43,10 @@ def binding_kind(inf: "InferenceView", name: cst.Name) -> Kind:
     if isinstance(parent, cst.AssignTarget):
         assign = inf.parents.get(parent)
         if isinstance(assign, cst.Assign):
+            if not path and isinstance(assign.value, cst.List) and not assign.value.elements:
+                gathered = gathered_list_kind(inf, name)  # sizes = []; dist.all_gather(sizes, t)
+                if gathered is not None:
+                    return gathered
             return unpack(inf, assign.value, path, arity)
     if isinstance(parent, cst.AnnAssign) and parent.value is not None:
         return unpack(inf, parent.value, path, arity)

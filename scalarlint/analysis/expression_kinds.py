@@ -82,6 +82,8 @@ def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
             if saved is not None:
                 return saved
         indices = inf.index_kinds(node)
+        if indices and base.rank == 0 and base.origin >= ELEMENT:
+            return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=base.doubt)  # one gathered number (``gathered_lists``)
         return K.array(base.rank, doubt=base.doubt, key=base.key) if indices else base
     if base.tag is not Tag.ARRAY:
         return K.UNKNOWN

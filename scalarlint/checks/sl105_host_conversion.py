@@ -247,13 +247,13 @@ SHAPE_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "arange", "eye
 
 def _element_shape(node: cst.Call, shape: cst.BaseExpression, ctx: CheckContext) -> Iterable[Finding]:
     """``torch.zeros((b, zend - zstart))`` with ``zstart`` one element of an array: allocating
-    needs the size on the host, a sync before the kernel is even launched."""
+    needs the size on the host, a sync before the kernel is even launched. Reported at the size."""
     sizes = [e.value for e in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
     for size in sizes:
         if ctx.inference.is_element_value(size):
             yield Finding(
                 INFO.code,
-                node,
+                size,  # where the element is: on its own line in a call that spans several
                 f"the size `{short(ctx, size)}` is an array element: allocating needs it on the host (a sync)",
                 ctx.severity_for(node),
             )
