@@ -16,14 +16,13 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
 from scalarlint.analysis.gathered_lists import gathered_list_kind
-from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
+from scalarlint.analysis.kinds import ELEMENT, Doubt, Kind, Origin, Tag
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
 
-ELEMENT = Origin.DATA  # the origin a DEVICE_SCALAR carries when it is one element of an array
 _UNPACKED = kinds(cst.Element, cst.StarredElement, cst.Tuple, cst.List)  # ``isinstance`` stand-in (``node_types``)
 
 

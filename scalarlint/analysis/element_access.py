@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import Assignment
 
-from scalarlint.analysis.bindings import ELEMENT
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.masks import compared_to_mask, mask_name
 from scalarlint.analysis.scalar_use import arithmetic_top
@@ -273,7 +272,7 @@ def _integer_cast(value: cst.BaseExpression | None) -> bool:
 def is_element_value(inf: "InferenceView", node: cst.BaseExpression) -> bool:
     """A 0-d device value that is one element of an array (not a reduction result)."""
     kind = inf.kind(node)
-    return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt
+    return kind.is_element
 
 
 def range_over_data(inf: "InferenceView", call: cst.Call, least: Origin = Origin.PARAM) -> bool:
@@ -306,7 +305,7 @@ def may_be_element(inf: "InferenceView", value: cst.BaseExpression) -> bool:
 
 def _is_element_kind(kind: Kind) -> bool:
     """One element of a device array (not a reduction result, not a mask value)."""
-    return kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt and not kind.boolean
+    return kind.is_element and not kind.boolean
 
 
 def _counts_data(bound: Kind, least: Origin) -> bool:

@@ -13,7 +13,8 @@ import libcst as cst
 from scalarlint.analysis import element_access
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, JAX_UPDATES, MASK_CASTS, NAMESPACE_FACTORIES, NEW_METHODS, array_function, array_method, shape_rank
-from scalarlint.analysis.bindings import ELEMENT, is_saved_access
+from scalarlint.analysis.bindings import is_saved_access
+from scalarlint.analysis.kinds import ELEMENT
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.index_helpers import IndexHelper, index_helper, offset_kind
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag

@@ -61,7 +61,8 @@ class Reaching:
         referents = sorted(referents, key=lambda r: self._ordinal(r.node) if isinstance(r, Assignment) else -1)
         if not all(isinstance(r, Assignment) for r in referents):
             return referents
-        apart = [r for r in referents if self._other_branch(r.node, use)]
+        around_use = self._branches(use)
+        apart = [r for r in referents if around_use and self._other_branch(r.node, around_use)]
         if apart and len(apart) < len(referents):
             referents = [r for r in referents if r not in apart]  # if ...: x = 1  else: use(x)
             if len(referents) < 2:
@@ -121,13 +122,12 @@ class Reaching:
             return False
         return self._ordinal(node) >= self._ordinal(use) or self._assigns_after(ref, use)
 
-    def _other_branch(self, node: cst.CSTNode, use: cst.Name) -> bool:
-        """``node`` lies in one branch of an ``if`` and ``use`` in another (``else``, an
-        ``elif``), and no loop of the function runs that ``if`` again: only one of the branches
-        runs, so nothing ``node`` binds reaches ``use``."""
-        branches = self._branches(use)
+    def _other_branch(self, node: cst.CSTNode, around_use: dict[cst.If, str]) -> bool:
+        """``node`` lies in one branch of an ``if`` and the use (``around_use``: its
+        ``_branches``) in another (``else``, an ``elif``), and no loop of the function runs that
+        ``if`` again: only one of the branches runs, so nothing ``node`` binds reaches the use."""
         for statement, branch in self._branches(node).items():
-            other = branches.get(statement)
+            other = around_use.get(statement)
             if other is not None and other != branch and "test" not in (branch, other):  # a walrus in the test reaches both
                 return self._enclosing_loop(statement) is None
         return False

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.array_api import TENSOR_CONVERTERS
-from scalarlint.analysis.kinds import Kind, Origin, Tag
+from scalarlint.analysis.kinds import ELEMENT, Kind, Tag
 from scalarlint.analysis.syntax import call_name, positional
 from scalarlint.analysis.tree import walk
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
 
 GATHERS = frozenset({"all_gather"})  # (tensor_list, tensor): the list gets one tensor per rank
-ELEMENT = Origin.DATA  # as ``bindings.ELEMENT``: the origin of one element of an array
 
 
 def gathered_list_kind(inf: "InferenceView", target: cst.Name) -> Kind | None:
@@ -40,8 +39,7 @@ def gathered_list_kind(inf: "InferenceView", target: cst.Name) -> Kind | None:
     if gathered is None:
         return None
     kind = inf.kind(gathered)
-    element = kind.tag is Tag.DEVICE_SCALAR and kind.origin >= ELEMENT and not kind.doubt
-    if element or _wraps_a_number(inf, gathered):
+    if kind.is_element or _wraps_a_number(inf, gathered):
         return Kind(Tag.ARRAY_SEQ, rank=0, origin=ELEMENT)  # one number per rank, each on the device
     if kind.tag is Tag.ARRAY:
         return Kind(Tag.ARRAY_SEQ, rank=kind.rank, doubt=kind.doubt)

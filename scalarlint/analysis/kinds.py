@@ -37,6 +37,9 @@ class Origin(enum.IntEnum):
     DATA = 4  # derived from a data size (len(x), x.shape[k], x.size) or a search over data
 
 
+ELEMENT = Origin.DATA  # the origin a DEVICE_SCALAR carries when it is one element of an array
+
+
 class Doubt(enum.IntEnum):
     """Why an ARRAY might not be a device array; the most certain operand wins when two meet."""
 
@@ -70,6 +73,11 @@ class Kind:
     @property
     def is_host_int(self) -> bool:
         return self.tag is Tag.HOST_INT
+
+    @property
+    def is_element(self) -> bool:
+        """One element of a device array for certain: not a reduction result, not doubted."""
+        return self.tag is Tag.DEVICE_SCALAR and self.origin >= ELEMENT and not self.doubt
 
 
 UNKNOWN = Kind(Tag.UNKNOWN)
