@@ -61,6 +61,8 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
         return False
     if base.rank is None and (_indexed_deeper(inf, node) or _indexed_once_named(inf, node)):
         return False  # output[0, i] beside output[0, i, :50], c = cls[i] then c[1:]: rows
+    if base.rank is None and _chained_element(inf, node, indices):
+        return True
     if is_element(base, indices) or converted:
         return True
     if base.rank is None and (_reads_both_ends(inf, node) or _element_elsewhere(inf, node)):
@@ -70,6 +72,32 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
     if base.doubt == Doubt.PARAMETER:  # a helper's parameter: only numeric arithmetic vouches
         return inf.scalar_uses.numeric_use_as_scalar(node)
     return inf.used_as_scalar(node) or _stored_into_element(inf, node)
+
+
+def _chained_element(inf: "InferenceView", node: cst.Subscript, indices: list[Kind]) -> bool:
+    """``out_t[4][i]``: host ints chained on one array read as they would in one subscript
+    (``out_t[4, i]``): one element when they index every axis of the array the chain starts
+    from, its rank known or shown elsewhere in the function (``n = out_t.shape[1]``)."""
+    inner = node.value
+    chained = list(indices)
+    while isinstance(inner, cst.Subscript):
+        more = index_kinds(inf, inner)
+        if not more or not all(k.is_host_int for k in more):
+            return False
+        chained = more + chained
+        inner = inner.value
+    if len(chained) == len(indices):
+        return False
+    root = inf.kind(inner)
+    if root.tag is not Tag.ARRAY or root.doubt >= Doubt.PYTHON_DATA:
+        return False  # ``grads[0][i]``: the first of a tuple of arrays, then one index of unknown reach
+    if root.rank is not None:
+        return len(chained) >= root.rank
+    if not isinstance(inner, cst.Name):
+        return False
+    # nested lists chain ints too (``blocks[i][k]``): the array must show its axes elsewhere in
+    # the function (``out_t.shape[1]``, ``x[a, b]``), as many as the chain reads and no more
+    return inf.evidence.least_rank(inner.value, node) == len(chained)
 
 
 def _rank_stated(inf: "InferenceView", node: cst.Subscript) -> bool:
@@ -237,13 +265,21 @@ def is_mask_index(inf: "InferenceView", node: cst.Subscript) -> bool:
     base = inf.kind(node.value)
     if base.tag is not Tag.ARRAY and not (base.tag is Tag.UNKNOWN and inf.enclosing_function(node) in inf.checked_functions):
         return False
+    if base.doubt >= Doubt.PYTHON_DATA:
+        return False  # a host copy (``np.zeros`` after ``.asnumpy()`` in an MXNet op) or Python data
     indices = index_kinds(inf, node)
-    masks = [k for k in indices or [] if k.tag is Tag.ARRAY and k.boolean]
+    masks = [k for k in _indexed_kinds(inf, node) if k.tag is Tag.ARRAY and k.boolean and k.doubt < Doubt.PYTHON_DATA]  # x[:, keep] too
     if masks and (base.tag is Tag.ARRAY or any(not k.doubt for k in masks)):
         return True
     if mask_name(node) is not None and indices is not None and len(indices) == 1 and indices[0].tag in (Tag.ARRAY, Tag.UNKNOWN):
         return not _cast_to_integers(inf, node.slice[0].slice.value)  # type: ignore[union-attr]
     return compared_to_mask(node, base)
+
+
+def _indexed_kinds(inf: "InferenceView", node: cst.Subscript) -> list[Kind]:
+    """Kinds of the index elements that are values (not slices, ``...`` or ``None``)."""
+    return [inf.kind(e.slice.value) for e in node.slice
+            if isinstance(e.slice, cst.Index) and e.slice.star is None and not isinstance(e.slice.value, cst.Ellipsis) and not is_none(e.slice.value)]
 
 
 INTEGER_DTYPES = frozenset({"int", "int8", "int16", "int32", "int64", "intp", "uint8", "long"})

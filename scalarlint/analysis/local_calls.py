@@ -29,9 +29,13 @@ def local_function(inf: "InferenceView", call: cst.Call) -> cst.FunctionDef | No
     if func.value.value == "self":
         owner = inf.facts.enclosing_class(call)
         return _method(owner, func.attr.value) if owner is not None else None
-    if func.value.value == "cls":
-        return None
-    return _method_of_instance(inf, inf.definition_of(func.value), func.attr.value)  # w = Solver(...); w.run(x)
+    if func.value.value == "cls":  # cls.helper(x) in a classmethod: the class's own method
+        owner = inf.facts.enclosing_class(call)
+        return _method(owner, func.attr.value) if owner is not None else None
+    bound = inf.definition_of(func.value)
+    if isinstance(bound, cst.ClassDef):  # Node.weight_rate_spikes(x): a static or class method
+        return _method(bound, func.attr.value)
+    return _method_of_instance(inf, bound, func.attr.value)  # w = Solver(...); w.run(x)
 
 
 def _method_of_instance(inf: "InferenceView", target: cst.CSTNode | None, method: str) -> cst.FunctionDef | None:

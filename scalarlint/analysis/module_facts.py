@@ -253,12 +253,20 @@ class CallFacts:
             value = ret.value
             if not (isinstance(value, cst.Tuple) and len(value.elements) == 2):
                 return None
-            parts = value.elements[1].value
+            parts = self._written_out(value.elements[1].value)
             if not isinstance(parts, cst.Tuple) or position >= len(parts.elements) or isinstance(parts.elements[position], cst.StarredElement):
                 return None
             kinds.append(self._residual_part(fwd, parts.elements[position].value))
         joined = K.combine(kinds) if kinds else K.UNKNOWN
         return joined if joined.tag in (Tag.ARRAY_SEQ, Tag.CONTAINER, Tag.SHAPE, Tag.HOST_INT, Tag.HOST_SCALAR, Tag.FUNCTION) else None
+
+    def _written_out(self, parts: cst.BaseExpression) -> cst.BaseExpression:
+        """``res`` of ``res = (x, L, sampling); return y, res``: the tuple every binding reaching
+        the name writes out (the one display), else ``parts`` itself."""
+        if not isinstance(parts, cst.Name):
+            return parts
+        values = self.inf.reaching_values(parts)
+        return values[0] if len(values) == 1 and isinstance(values[0], cst.Tuple) else parts
 
     def _residual_part(self, fwd: cst.FunctionDef, part: cst.BaseExpression) -> Kind:
         """The fwd's ``*args`` is a tuple for certain; a sequence guessed from a plural name

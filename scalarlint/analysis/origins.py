@@ -25,7 +25,7 @@ from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS
 from scalarlint.analysis.frameworks import base as roles
 from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.local_calls import assigned_value
-from scalarlint.analysis.parameters import OBJECT_PARAMS
+from scalarlint.analysis.parameters import OBJECT_PARAMS, vectorized_kind
 from scalarlint.analysis.syntax import call_name, is_range_name, positional
 from scalarlint.diagnostics import Confidence
 
@@ -242,6 +242,8 @@ def parameter_origin(inf: "Inference", param: cst.Param) -> Reason:
                 roles.STAR_ARRAYS: ("the cotangents" if starred else "a cotangent") if cotangent else
                 ("the arrays" if starred else "an array")}[role]
         return Reason(MEDIUM, (f"`{name}`: {what} a framework's `{fname}` receives (its calling convention)",))
+    if vectorized_kind(func, params, param) is not None:
+        return Reason(MEDIUM, (f"`{name}`: an array with the core axes `{fname}`'s `vectorize` signature gives it",))
     if param.annotation is not None:
         return Reason(MEDIUM, (f"`{name}`: annotated `{code(param.annotation.annotation)}`",))
     if isinstance(func, cst.FunctionDef) and _returned_beside_value(inf, func, param):

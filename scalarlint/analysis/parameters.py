@@ -24,6 +24,7 @@ from scalarlint.analysis.scalar_use import NUMERIC_OPERATORS
 from scalarlint.analysis.syntax import call_name
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.tree import names_in, walk
+from scalarlint.analysis.vectorize_signature import core_ranks
 
 _CALLS, _NAMES, _ATTRIBUTES = kinds(cst.Call), kinds(cst.Name), kinds(cst.Attribute)  # ``isinstance`` stand-ins (``node_types``)
 
@@ -68,6 +69,9 @@ def param_kind(inf: "InferenceView", param: cst.Param) -> Kind:
             return K.ARRAY_SEQ if checked else K.CONTAINER
         if params.star_kwarg is param:
             return K.CONTAINER
+    vectorized = vectorized_kind(func, params, param)
+    if vectorized is not None:
+        return vectorized
     if param.annotation is not None:
         annotated = annotation_kind(param.annotation.annotation)
         if annotated.tag in (Tag.HOST_SCALAR, Tag.HOST_INT) and func in inf.rule_functions and _used_as_array(inf, func, name):
@@ -122,6 +126,20 @@ def param_kind(inf: "InferenceView", param: cst.Param) -> Kind:
     if not named_rule and _given_to_host_numpy(inf, func, name):
         return K.array(doubt=Doubt.HOST_COPY)  # np.full_like(matrix, ...) in a torch module: a NumPy array
     return K.array(doubt=Doubt.NONE if named_rule else Doubt.PARAMETER)
+
+
+def vectorized_kind(func: cst.CSTNode | None, params: cst.CSTNode | None, param: cst.Param) -> Kind | None:
+    """A positional parameter of a function under ``vectorize(signature=...)`` with core
+    dimensions: an array of exactly that rank (``vectorize_signature``). A ``()`` part gives no
+    answer here (a 0-d value, left to the other evidence)."""
+    if not isinstance(func, cst.FunctionDef) or not isinstance(params, cst.Parameters) or not func.decorators:
+        return None
+    ranks = core_ranks(func)
+    positional = [*params.posonly_params, *params.params]
+    if ranks is None or param not in positional:
+        return None
+    at = positional.index(param)
+    return K.array(rank=ranks[at]) if at < len(ranks) and ranks[at] > 0 else None
 
 
 def _vouched(kind: Kind | None) -> bool:

@@ -97,6 +97,17 @@ def element_reason(inf: Inference, sub: cst.Subscript, converted: str | None = N
     return value.then(*(index_origin(inf, i) for i in indices[:3]), _access(inf, sub, base, converted))
 
 
+def _int_chain(sub: cst.Subscript) -> tuple[int, cst.BaseExpression]:
+    """How many one-index subscripts ``sub`` chains, and what the chain starts from
+    (``out_t[4][i]``: 2 and ``out_t``)."""
+    count = 0
+    node: cst.BaseExpression = sub
+    while isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        count += 1
+        node = node.value
+    return count, node
+
+
 def _access(inf: Inference, sub: cst.Subscript, base: Kind, converted: str | None) -> Reason:
     n = len(sub.slice)
     ints = f"{n} integer index{'es' if n > 1 else ''}"
@@ -118,6 +129,10 @@ def _access(inf: Inference, sub: cst.Subscript, base: Kind, converted: str | Non
         return Reason(HIGH, (f"the index walks `{index.key}` by its own length{shares}: one element per step",))
     if index is not None and index.origin == Origin.PARAM:
         return Reason(MEDIUM, ("an int parameter as the only index: one element by the function's signature",))
+    chain, root = _int_chain(sub)
+    if chain > 1 and inf.kind(root).tag is Tag.ARRAY:
+        return Reason(MEDIUM, (f"{chain} integer indices chained (`x[a][b]` reads as `x[a, b]`), as many as `{code(root)}` "
+                               "shows axes elsewhere in the function: one element",))
     if inf.used_as_scalar(sub):
         return Reason(MEDIUM, ("rank unknown; the value read is used as a Python scalar",))
     return Reason(MEDIUM, (f"{ints} on an array of unknown rank",))
@@ -241,9 +256,12 @@ def _transfer_reason(node: cst.CSTNode, ctx: CheckContext) -> Reason:
         found = _subject_reason(inf, operand) if operand is not None and inf.kind(operand).is_device else None
         what = code(node.func)
         return (found or Reason(HIGH, ())).then(Reason(HIGH, (f"`{what}()` runs on or copies to the host",)))
-    if isinstance(node, cst.Subscript):  # a slice bound that is an element
+    if isinstance(node, cst.Subscript):  # a slice bound that is an element, or a list's device index
         bound = next((p for e in node.slice if isinstance(e.slice, cst.Slice)
                       for p in (e.slice.lower, e.slice.upper, e.slice.step) if p is not None and inf.is_element_value(p)), None)
+        if bound is None and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            index = node.slice[0].slice.value  # sl105_sequence_index: NAMES[k]
+            return array_origin(inf, index).then(Reason(HIGH, ("a Python list or tuple reads its index as a host int (`__index__`)",)))
         found = array_origin(inf, bound) if bound is not None else Reason(MEDIUM, ())
         return found.then(Reason(HIGH, ("slicing needs the bound on the host",)))
     if isinstance(node, cst.BaseExpression):  # the test of an if/while

@@ -49,7 +49,9 @@ index of an array of unknown rank is one element where the function shows the ra
 and the last entry read in one statement (`a, b = interval[0], interval[-1]`, the two ends of
 a grid), element writes with host-int indices to the same array (`betas[idx(t, u)] = ...`, then
 `betas[0]`), or a stated rank of a value the inference cannot follow (`t_span[0]` under
-`elif len(t_span.shape) == 1:`). With
+`elif len(t_span.shape) == 1:`). Host ints chained on one array read as one subscript
+(`out_t[4][i]` as `out_t[4, i]`) where the array shows as many axes elsewhere in the function
+(`out_t.shape[1]`); nested lists (`blocks[i][k]`) have no shape and are left alone. With
 `--confidence low` it also reports a literal index of an array whose rank nothing states
 (`t_span[0]`: an element if `t_span` has one axis), at confidence `low`.
 

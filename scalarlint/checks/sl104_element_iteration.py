@@ -29,7 +29,10 @@ INFO = CheckInfo(
 Python-level iteration over a device array inside an AD rule: `for v in x`,
 `enumerate(x)`/`zip(x, y)` over arrays, comprehensions over arrays, `*x` unpacking, unpacking
 a row (`a, b, c = x[i]`, or `ix, iy, iz = index` with `index` computed from one read of the
-data; not a parameter or a call's result, which are tuples as often), and
+data; not a parameter or a call's result, which are tuples as often), unpacking a name that
+holds a one-axis device array for certain (`ix, iy, iz = point` for a row `point` of a matrix a
+loop iterates; `w, x, y, z = q` for a parameter that a `vectorize(signature="(q)->(q)")`
+decorator gives one core axis), and
 the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`, `filter`,
 `iter` applied to an array.
 
@@ -306,6 +309,10 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
         # (unpacking proves a row of the array the element was read from)
         isinstance(value, cst.Name) and kind.tag is Tag.DEVICE_SCALAR and not kind.doubt
         and ctx.inference.parameter_of(value) is None
+    ) or (
+        # (a name the inference holds for a one-axis device array for certain: a row of a
+        # matrix a loop iterates, a parameter a ``vectorize`` signature gives one core axis)
+        isinstance(value, cst.Name) and kind.tag is Tag.ARRAY and kind.rank == 1 and not kind.doubt
     )
     if row_of_data:
         if not (isinstance(value, cst.Subscript) and search_pick(value, ctx.inference) is not None):

@@ -23,6 +23,7 @@ from scalarlint.checks.sl105_element_lists import element_list_finding
 from scalarlint.checks.sl105_method_transfers import claim_conversion, method_call
 from scalarlint.checks.sl105_python_math import math_conversion
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
+from scalarlint.checks.sl105_sequence_index import sequence_index
 from scalarlint.checks.sl105_text import TEXT_CONVERTERS, formatted_device_value, shown_device_value
 from scalarlint.vendored.locate import setting_module
 
@@ -44,7 +45,9 @@ JAX and TensorFlow stack them on the device and are left alone), as an index in 
 (`kx[:, :, hi]` with `hi = col_idx[k] // n`: torch's indexing reads a 0-d integer index with
 `.item()`; in JAX or CuPy the same index is a gather) or as a size given to
 `zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
-bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); whole-array transfers to the
+bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); a device value as the index of
+a Python list or tuple (`NAMES[mode]`, `Table.__kinds[index]` with `index` a tensor: the
+sequence reads it back with `__index__`, in every framework; a dict hashes it, no sync); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Keras' `get_value(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `to_host(x)` (but not the `to_host` of
 `scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), `.item()`/`.tolist()` of a
@@ -112,6 +115,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
     if isinstance(node, cst.Subscript):
         yield from element_bounds(node, ctx)
         yield from element_index(node, ctx)
+        yield from sequence_index(node, ctx)
         return
     if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
         yield from formatted_device_value(node, ctx)

@@ -30,7 +30,9 @@ comparison with another computation of it, `_out[out != _out]`, whatever is know
 an array made with a boolean dtype, `torch.ones(n, dtype=torch.bool)`, is a mask too; so is
 an index its author named a mask, `grad[valid_mask]`, unless it was cast to integers,
 `mask = idx.astype(np.int64)`: an index array, a gather)
-`x[mask]` / `x[mask] = v`. JAX's `jnp.nonzero(m, size=n)` and `jnp.where(m, size=n)` fix
+`x[mask]` / `x[mask] = v`, on any axis (`w[:, keep]`, `x[..., live]`: a data-dependent number
+of columns). A mask into a host copy (`.cpu().numpy()`, `.asnumpy()`) selects on the host and is
+not flagged. JAX's `jnp.nonzero(m, size=n)` and `jnp.where(m, size=n)` fix
 the result's shape and are left alone, and so is NumPy named as `np` in a module written for
 one device framework (an MXNet `CustomOp` after `.asnumpy()`, a torch module's host
 bookkeeping): its arrays are host data, whose size costs no sync.
