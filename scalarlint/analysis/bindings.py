@@ -162,6 +162,8 @@ def loop_element(inf: "InferenceView", iterable: cst.BaseExpression, path: list[
 
 
 def element_of(container: Kind) -> Kind:
+    if container.tag is Tag.ARRAY_SEQ and container.rank == 0 and container.origin >= ELEMENT:
+        return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT, doubt=container.doubt)  # for c in {c for c in path}: elements
     if container.tag is Tag.ARRAY_SEQ:
         return K.array(container.rank, doubt=container.doubt)  # the rank of each array held, where known
     if container.tag is Tag.SHAPE:

@@ -29,7 +29,7 @@ from scalarlint.analysis.evidence import RankEvidence
 from scalarlint.analysis.expression_kinds import attribute_kind, call_kind, subscript_kind
 from scalarlint.analysis.module_namespaces import ModuleNamespaces
 from scalarlint.analysis.flow import Reaching
-from scalarlint.analysis.kinds import Kind, Origin, Tag
+from scalarlint.analysis.kinds import ELEMENT, Kind, Origin, Tag
 from scalarlint.analysis.local_calls import assigned_value, local_function
 from scalarlint.analysis.module_facts import CallFacts, ModuleFacts
 from scalarlint.analysis.node_types import kinds
@@ -253,6 +253,8 @@ class Inference:
             return K.combine([self.kind(node.left), self.kind(node.right)])  # type: ignore[attr-defined]
         if kind in _IF_EXPRESSIONS:
             return K.combine([self.kind(node.body), self.kind(node.orelse)])  # type: ignore[attr-defined]
+        if kind in _COMPREHENSIONS:
+            return _comprehension_kind(self.kind(node.elt))  # type: ignore[attr-defined]
         if kind in _CONTAINERS:
             return K.CONTAINER
         if kind in _LAMBDAS:
@@ -361,7 +363,15 @@ class Inference:
 _INTEGERS, _LAMBDAS, _NAMES, _PARAMS, _ATTRIBUTES = (kinds(c) for c in (cst.Integer, cst.Lambda, cst.Name, cst.Param, cst.Attribute))
 _HOST_LITERALS = kinds(cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 _BOOLEAN_OPERATIONS, _IF_EXPRESSIONS, _NAMED_EXPRESSIONS = kinds(cst.BooleanOperation), kinds(cst.IfExp), kinds(cst.NamedExpr)
-_CONTAINERS = kinds(cst.Dict, cst.Set, cst.DictComp, cst.SetComp, cst.ListComp, cst.GeneratorExp)
+_CONTAINERS = kinds(cst.Dict, cst.Set, cst.DictComp)
+_COMPREHENSIONS = kinds(cst.SetComp, cst.ListComp, cst.GeneratorExp)
+
+
+def _comprehension_kind(item: Kind) -> Kind:
+    """``{c for c in target_path}``: a Python container of what its items are; one element of a
+    device array each (a sequence of 0-d device values, iterated or indexed into elements, as a
+    list ``all_gather`` fills), or else a container the inference does not look into."""
+    return Kind(Tag.ARRAY_SEQ, rank=0, origin=ELEMENT) if item.is_element else K.CONTAINER
 _ASSIGNMENTS, _IMPORTS = kinds(Assignment), kinds(cst.Import, cst.ImportFrom)
 _DEFINITIONS = kinds(cst.FunctionDef, cst.ClassDef, cst.Lambda)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from scalarlint.analysis.frameworks import HOST_FUNCTIONS
 from scalarlint.analysis.inference import Inference, call_name, positional
 from scalarlint.analysis.kinds import Kind, Origin, Tag
 from scalarlint.analysis.masks import mask_name
@@ -245,6 +246,9 @@ def _transfer_reason(node: cst.CSTNode, ctx: CheckContext) -> Reason:
         if len(name) == 1 and name[0] in CONVERTERS and len(args) == 1:
             found = _subject_reason(inf, args[0], converted=name[0])
             return (found or Reason(MEDIUM, ())).then(Reason(HIGH, (f"`{name[0]}()` copies one element to the host",)))
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in HOST_FUNCTIONS and args:
+            found = _subject_reason(inf, args[0])  # ops.convert_to_numpy(x): a module's function of its argument
+            return (found or Reason(MEDIUM, ())).then(Reason(HIGH, (f"`{code(node.func)}()` copies device data to the host",)))
         if isinstance(node.func, cst.Attribute):
             attr = node.func.attr.value
             receiver = node.func.value
