@@ -37,7 +37,8 @@ the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`
 `iter` applied to an array.
 
 Element loops too: `for i in range(x.size)`, `range(len(x))`, `range(n)` with `n` from a
-shape, `np.ndindex(x.shape)`, comprehensions over them and `while i < n:` counting up to such
+shape, `np.ndindex(x.shape)`, the entries of device data copied to the host
+(`for i in idx.cpu().numpy():`, `for ii in order.asnumpy()[:k]:`), comprehensions over them and `while i < n:` counting up to such
 a bound (or to an element of the data), whose body reads or writes single
 elements; and a `range` loop over a setting (`for outh in range(self.outh):`) whose variable is
 one of the indices of the single elements its body reads or writes (`top[i, d, outh, w]`): one
@@ -199,12 +200,17 @@ def _yields_matrices(node: cst.For | cst.CompFor, ctx: CheckContext) -> bool:
 
 
 def _counts_elements(iterable: cst.BaseExpression, ctx: CheckContext) -> bool:
-    """``range(...)`` bounded by a data size, ``reversed`` of one, ``ndindex(...)`` of sizes."""
+    """``range(...)`` bounded by a data size, ``reversed`` of one, ``ndindex(...)`` of sizes,
+    and the entries of device data copied to the host (``for ii in order.asnumpy():``, a slice
+    or ``enumerate`` of such a copy): one trip per entry of the data."""
+    kind = ctx.inference.kind(iterable)
+    if kind.tag is Tag.ARRAY and kind.doubt == Doubt.HOST_COPY:
+        return True
     if not isinstance(iterable, cst.Call):
         return False
     parts = call_name(iterable.func)
     args = positional(iterable)
-    if parts == ["reversed"] and args:
+    if parts in (["reversed"], ["enumerate"]) and args:
         return _counts_elements(args[0], ctx)
     if is_range_name(parts):
         return ctx.inference.range_over_data(iterable, least=Origin.SIZE) or any(

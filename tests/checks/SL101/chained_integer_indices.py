@@ -10,7 +10,7 @@ def _suppress(out_t, threshold):
     count = out_t.shape[1]
     order = mx.nd.argsort(out_t[1], is_ascend=0).asnumpy()[:count]  # expect: SL105
     kept = []
-    for ii in order:
+    for ii in order:  # expect: SL104
         i = int(ii)
         width = mx.nd.minimum(out_t[4][i], out_t[4]) - mx.nd.maximum(out_t[2][i], out_t[2])  # expect: SL101 SL101
         kept.append(width > threshold)
