@@ -102,7 +102,11 @@ def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
     # rows and elements of host data (a copy made with .asnumpy(), a table built from Python
     # lists) picked by host ints stay host data; a parameter's doubt is not passed on (its
     # elements are data), nor is a table's when a device value picks the entry
-    host = base.doubt if base.doubt >= Doubt.PYTHON_DATA and all(k.is_host_int for k in indices) else Doubt.NONE
+    # what indexing host data gives stays host data: with host ints (or entries of host copies,
+    # ``for ind in np.where(m)[0]``) for arrays built from Python data, with any index for a
+    # copy the rule made on the host (``clss[ind]`` of an MXNet op's NumPy arrays)
+    host_indices = all(k.is_host_int or (k.tag is Tag.DEVICE_SCALAR and k.doubt >= Doubt.HOST_COPY) for k in indices)
+    host = base.doubt if base.doubt >= Doubt.PYTHON_DATA and (host_indices or base.doubt >= Doubt.HOST_COPY) else Doubt.NONE
     if any(k.tag is Tag.ARRAY for k in indices):
         if any(k.boolean for k in indices):
             return K.array(1, base.boolean, host)
@@ -145,6 +149,8 @@ def call_kind(inf: "InferenceView", node: cst.Call) -> Kind:
         made = array_function(inf, module_func, node, args)
         if made.is_device and inf.namespaces.host_numpy_call(node):  # np.zeros(n) in a torch module
             return replace(made, doubt=max(made.doubt, Doubt.HOST_COPY))
+        if made.tag is Tag.UNKNOWN and inf.namespaces.host_numpy_call(node):
+            return K.array(doubt=Doubt.HOST_COPY)  # np.concatenate([label, boxes]) of untyped parts in an MXNet op: host data
         if made.tag is Tag.HOST_SCALAR and module_func.rsplit(".", 1)[-1] not in HOST_RESULT and inf.namespaces.device_namespace_call(node):
             return K.Kind(Tag.DEVICE_SCALAR)  # torch.sigmoid(threshold): a tensor whatever the annotation says
         return made
