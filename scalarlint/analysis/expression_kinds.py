@@ -99,12 +99,11 @@ def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
         has_ellipsis = any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis) for e in node.slice)
         rank = None if base.rank is None or has_ellipsis else base.rank - ints + newaxes
         return K.array(rank, base.boolean, base.doubt)
-    # rows and elements of host data (a copy made with .asnumpy(), a table built from Python
-    # lists) picked by host ints stay host data; a parameter's doubt is not passed on (its
-    # elements are data), nor is a table's when a device value picks the entry
-    # what indexing host data gives stays host data: with host ints (or entries of host copies,
-    # ``for ind in np.where(m)[0]``) for arrays built from Python data, with any index for a
-    # copy the rule made on the host (``clss[ind]`` of an MXNet op's NumPy arrays)
+    # rows and elements of host data stay host data: of a table built from Python lists when host
+    # ints pick them (or entries of host copies, ``for ind in np.where(m)[0]``), not when a
+    # device value picks the entry (a gather on the device); of a copy made on the host
+    # (``.asnumpy()``, NumPy in an MXNet op: ``clss[ind]``) whatever the index. A parameter's
+    # doubt is not passed on (its elements are data)
     host_indices = all(k.is_host_int or (k.tag is Tag.DEVICE_SCALAR and k.doubt >= Doubt.HOST_COPY) for k in indices)
     host = base.doubt if base.doubt >= Doubt.PYTHON_DATA and (host_indices or base.doubt >= Doubt.HOST_COPY) else Doubt.NONE
     if any(k.tag is Tag.ARRAY for k in indices):

@@ -372,6 +372,8 @@ def _comprehension_kind(item: Kind) -> Kind:
     device array each (a sequence of 0-d device values, iterated or indexed into elements, as a
     list ``all_gather`` fills), or else a container the inference does not look into."""
     return Kind(Tag.ARRAY_SEQ, rank=0, origin=ELEMENT) if item.is_element else K.CONTAINER
+
+
 _ASSIGNMENTS, _IMPORTS = kinds(Assignment), kinds(cst.Import, cst.ImportFrom)
 _DEFINITIONS = kinds(cst.FunctionDef, cst.ClassDef, cst.Lambda)
 

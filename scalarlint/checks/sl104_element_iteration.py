@@ -38,8 +38,9 @@ the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`
 
 Element loops too: `for i in range(x.size)`, `range(len(x))`, `range(n)` with `n` from a
 shape, `np.ndindex(x.shape)`, the entries of device data copied to the host
-(`for i in idx.cpu().numpy():`, `for ii in order.asnumpy()[:k]:`), comprehensions over them and `while i < n:` counting up to such
-a bound (or to an element of the data), whose body reads or writes single
+(`for i in idx.cpu().numpy():`, `for ii in order.asnumpy()[:k]:`), comprehensions over them
+and `while i < n:` counting up to such a bound (or to an element of the data), whose body
+reads or writes single
 elements; and a `range` loop over a setting (`for outh in range(self.outh):`) whose variable is
 one of the indices of the single elements its body reads or writes (`top[i, d, outh, w]`): one
 trip per element along that axis (`range(3)`, kernel taps, is never one). They are reported
