@@ -28,16 +28,17 @@ ARRAY_ONLY_USES = frozenset({"shape", "ndim", "T", "mT", "reshape", "transpose",
 
 def index_kinds(inf: "InferenceView", node: cst.Subscript) -> list[Kind] | None:
     """Kinds of the index elements; None when any element is a slice, ``...`` or ``None``."""
-    out: list[Kind] = []
-    for element in node.slice:
-        inner = element.slice
-        if not isinstance(inner, cst.Index) or inner.star is not None:
-            return None
-        value = inner.value
-        if isinstance(value, (cst.Ellipsis, cst.Tuple)) or is_none(value):
-            return None
-        out.append(inf.kind(value))
-    return out
+    values = _index_values(node)
+    return [inf.kind(v) for v in values] if len(values) == len(node.slice) else None
+
+
+def _index_values(node: cst.Subscript) -> list[cst.BaseExpression]:
+    """The index elements that are values (not slices, ``...``, ``None``, tuples or starred)."""
+    return [
+        e.slice.value for e in node.slice
+        if isinstance(e.slice, cst.Index) and e.slice.star is None
+        and not isinstance(e.slice.value, (cst.Ellipsis, cst.Tuple)) and not is_none(e.slice.value)
+    ]
 
 
 def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool = False) -> bool:
@@ -74,20 +75,29 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
     return inf.used_as_scalar(node) or _stored_into_element(inf, node)
 
 
-def _chained_element(inf: "InferenceView", node: cst.Subscript, indices: list[Kind]) -> bool:
-    """``out_t[4][i]``: host ints chained on one array read as they would in one subscript
-    (``out_t[4, i]``): one element when they index every axis of the array the chain starts
-    from, its rank known or shown elsewhere in the function (``n = out_t.shape[1]``)."""
+def chained_indices(inf: "InferenceView", node: cst.Subscript, indices: list[Kind]) -> tuple[cst.BaseExpression, list[Kind]] | None:
+    """``out_t[4][i]``: what the chain of subscripts ending in ``node`` starts from and every
+    index along it (``indices``: ``node``'s own), when each one before ``node`` picks with host
+    ints only; None for no chain."""
     inner = node.value
     chained = list(indices)
     while isinstance(inner, cst.Subscript):
         more = index_kinds(inf, inner)
         if not more or not all(k.is_host_int for k in more):
-            return False
+            return None
         chained = more + chained
         inner = inner.value
-    if len(chained) == len(indices):
+    return (inner, chained) if len(chained) > len(indices) else None
+
+
+def _chained_element(inf: "InferenceView", node: cst.Subscript, indices: list[Kind]) -> bool:
+    """``out_t[4][i]``: host ints chained on one array read as they would in one subscript
+    (``out_t[4, i]``): one element when they index every axis of the array the chain starts
+    from, its rank known or shown elsewhere in the function (``n = out_t.shape[1]``)."""
+    chain = chained_indices(inf, node, indices)
+    if chain is None:
         return False
+    inner, chained = chain
     root = inf.kind(inner)
     if root.tag is not Tag.ARRAY or root.doubt >= Doubt.PYTHON_DATA:
         return False  # ``grads[0][i]``: the first of a tuple of arrays, then one index of unknown reach
@@ -268,18 +278,12 @@ def is_mask_index(inf: "InferenceView", node: cst.Subscript) -> bool:
     if base.doubt >= Doubt.PYTHON_DATA:
         return False  # a host copy (``np.zeros`` after ``.asnumpy()`` in an MXNet op) or Python data
     indices = index_kinds(inf, node)
-    masks = [k for k in _indexed_kinds(inf, node) if k.tag is Tag.ARRAY and k.boolean and k.doubt < Doubt.PYTHON_DATA]  # x[:, keep] too
+    masks = [k for k in map(inf.kind, _index_values(node)) if k.tag is Tag.ARRAY and k.boolean and k.doubt < Doubt.PYTHON_DATA]  # x[:, keep] too
     if masks and (base.tag is Tag.ARRAY or any(not k.doubt for k in masks)):
         return True
     if mask_name(node) is not None and indices is not None and len(indices) == 1 and indices[0].tag in (Tag.ARRAY, Tag.UNKNOWN):
         return not _cast_to_integers(inf, node.slice[0].slice.value)  # type: ignore[union-attr]
     return compared_to_mask(node, base)
-
-
-def _indexed_kinds(inf: "InferenceView", node: cst.Subscript) -> list[Kind]:
-    """Kinds of the index elements that are values (not slices, ``...`` or ``None``)."""
-    return [inf.kind(e.slice.value) for e in node.slice
-            if isinstance(e.slice, cst.Index) and e.slice.star is None and not isinstance(e.slice.value, cst.Ellipsis) and not is_none(e.slice.value)]
 
 
 INTEGER_DTYPES = frozenset({"int", "int8", "int16", "int32", "int64", "intp", "uint8", "long"})

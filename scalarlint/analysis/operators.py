@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis import kinds as K
-from scalarlint.analysis.kinds import ELEMENT
-from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
+from scalarlint.analysis.kinds import ELEMENT, Doubt, Kind, Origin, Tag, least_doubt
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from scalarlint.analysis.element_access import chained_indices
 from scalarlint.analysis.frameworks import HOST_FUNCTIONS
 from scalarlint.analysis.inference import Inference, call_name, positional
 from scalarlint.analysis.kinds import Kind, Origin, Tag
@@ -98,17 +99,6 @@ def element_reason(inf: Inference, sub: cst.Subscript, converted: str | None = N
     return value.then(*(index_origin(inf, i) for i in indices[:3]), _access(inf, sub, base, converted))
 
 
-def _int_chain(sub: cst.Subscript) -> tuple[int, cst.BaseExpression]:
-    """How many one-index subscripts ``sub`` chains, and what the chain starts from
-    (``out_t[4][i]``: 2 and ``out_t``)."""
-    count = 0
-    node: cst.BaseExpression = sub
-    while isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        count += 1
-        node = node.value
-    return count, node
-
-
 def _access(inf: Inference, sub: cst.Subscript, base: Kind, converted: str | None) -> Reason:
     n = len(sub.slice)
     ints = f"{n} integer index{'es' if n > 1 else ''}"
@@ -130,9 +120,10 @@ def _access(inf: Inference, sub: cst.Subscript, base: Kind, converted: str | Non
         return Reason(HIGH, (f"the index walks `{index.key}` by its own length{shares}: one element per step",))
     if index is not None and index.origin == Origin.PARAM:
         return Reason(MEDIUM, ("an int parameter as the only index: one element by the function's signature",))
-    chain, root = _int_chain(sub)
-    if chain > 1 and inf.kind(root).tag is Tag.ARRAY:
-        return Reason(MEDIUM, (f"{chain} integer indices chained (`x[a][b]` reads as `x[a, b]`), as many as `{code(root)}` "
+    chain = chained_indices(inf, sub, kinds)
+    if chain is not None and inf.kind(chain[0]).tag is Tag.ARRAY:
+        root, chained = chain
+        return Reason(MEDIUM, (f"{len(chained)} integer indices chained (`x[a][b]` reads as `x[a, b]`), as many as `{code(root)}` "
                                "shows axes elsewhere in the function: one element",))
     if inf.used_as_scalar(sub):
         return Reason(MEDIUM, ("rank unknown; the value read is used as a Python scalar",))
