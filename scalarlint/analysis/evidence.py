@@ -19,7 +19,7 @@ from scalarlint.analysis.tree import is_inside, walk
 _FUNCTIONS = kinds(cst.FunctionDef, cst.Lambda)  # ``isinstance`` stand-in (``node_types``)
 
 
-def _ndim_of(node: cst.BaseExpression) -> str | None:
+def ndim_of(node: cst.BaseExpression) -> str | None:
     """``x.ndim`` or ``len(x.shape)`` -> "x"."""
     if isinstance(node, cst.Attribute) and node.attr.value == "ndim" and isinstance(node.value, cst.Name):
         return node.value.value
@@ -41,7 +41,7 @@ def _rank_test(test: cst.BaseExpression) -> tuple[str, int, bool] | None:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     target = test.comparisons[0]
-    name = _ndim_of(test.left)
+    name = ndim_of(test.left)
     if name is None or not isinstance(target.comparator, cst.Integer):
         return None
     if isinstance(target.operator, cst.Equal):

@@ -160,9 +160,12 @@ def _element_reads(expr: cst.CSTNode, index_name: str, ctx: CheckContext) -> lis
 def _remembers(body: cst.CSTNode, index_name: str) -> tuple[bool, bool]:
     """(stores or returns the index, leaves the loop early) within an ``if`` body."""
     stores = bool(
-        any(isinstance(n, cst.Assign) and is_name(n.value, index_name) for n in walk(body))
+        any(isinstance(n, cst.Assign) and _kept_aside(n) and is_name(n.value, index_name) for n in walk(body))
         or any(isinstance(n, cst.Return) and n.value is not None and is_name(n.value, index_name) for n in walk(body))
-        or any(isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) and is_name(n.value.left, index_name) for n in walk(body))
+        or any(
+            isinstance(n, cst.Assign) and _kept_aside(n) and isinstance(n.value, cst.BinaryOperation) and is_name(n.value.left, index_name)
+            for n in walk(body)
+        )
     )
     leaves = bool(nodes_of_type(body, cst.Break) or nodes_of_type(body, cst.Return))
     if leaves and not stores:  # found it, used it, left: `out[i] = g; break`
@@ -213,7 +216,7 @@ def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
     ]
     for step in steps:
         assert isinstance(step, cst.AugAssign) and isinstance(step.target, cst.Name)
-        reads = _element_reads(node.test, step.target.value, ctx)
+        reads = [read for read in _element_reads(node.test, step.target.value, ctx) if _stepped(read, node)]
         if reads:
             ctx.claim_node(node.test)
             down = isinstance(step.operator, cst.SubtractAssign)  # counting down finds the last match
@@ -227,6 +230,27 @@ def _while_loop(node: cst.While, ctx: CheckContext) -> Iterable[Finding]:
                 match=SearchLoop(down, reads[0], step.target.value, reverse=down),
             )
             return
+
+
+def _stepped(read: cst.CSTNode, loop: cst.While) -> bool:
+    """A read the loop's trips move along: an element read (its index holds the step), or an
+    element value the body binds again (``v = x[i]`` after ``i += 1``). ``while t < T:``
+    over a bound ``T`` read once before the loop is a test of a value that never moves: an
+    integration loop, SL105's host test, not a search."""
+    if not isinstance(read, cst.Name):
+        return True
+    return any(
+        isinstance(target, cst.Name) and target.value == read.value
+        for assign in nodes_of_type(loop.body, cst.Assign) for t in assign.targets
+        for target in walk(t.target)
+    )
+
+
+def _kept_aside(assign: cst.Assign) -> bool:
+    """The index is kept in a name or an attribute (``last = i``, ``self.best = i``), as a
+    search keeps what it found; written into an array element (``owner[b, x, y] = i``) it is
+    a per-element table being filled, an element loop (SL104), not a search."""
+    return all(isinstance(target.target, (cst.Name, cst.Attribute)) for target in assign.targets)
 
 
 def _generator_search(node: cst.Call, ctx: CheckContext) -> Iterable[Finding]:
