@@ -20,6 +20,9 @@ CODE = "SL105"
 TRANSFER_METHODS = frozenset({"tolist", "get", "cpu", "numpy"}) | HOST_METHODS
 ELEMENT_TRANSFERS = frozenset({"item"}) | ELEMENT_METHODS
 UNKNOWN_RECEIVER_TRANSFERS = frozenset({"item", "tolist"})  # array-only methods, whatever the receiver
+# copies to the host whatever the receiver: only device data has them (``t.cpu()`` of a tensor
+# or of a layer's parameters; a framework's ``mx.cpu()`` is called on a module, not a value)
+UNKNOWN_RECEIVER_COPIES = DEVICE_ONLY_METHODS | {"cpu"}
 
 
 def method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpression], ctx: CheckContext) -> Generator[Finding, None, bool]:
@@ -29,7 +32,7 @@ def method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpre
         attr = node.func.attr.value
         receiver = node.func.value
         receiver_kind = ctx.inference.kind(receiver)
-        if attr in DEVICE_ONLY_METHODS and not args and receiver_kind.tag is Tag.UNKNOWN and not _names_a_shape(receiver):
+        if attr in UNKNOWN_RECEIVER_COPIES and not args and receiver_kind.tag is Tag.UNKNOWN and not _names_a_shape(receiver):
             yield Finding(CODE, node, f"`.{attr}()` copies device data `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return True
         if (
