@@ -50,8 +50,8 @@ a Python list or tuple (`NAMES[mode]`, `Table.__kinds[index]` with `index` a ten
 sequence reads it back with `__index__`, in every framework; a dict hashes it, no sync); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Keras' `get_value(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `to_host(x)` (but not the `to_host` of
-`scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), `.item()`/`.tolist()` of a
-value the rule cannot type (only arrays have them; not under an `isinstance` test of host
+`scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), `.item()`/`.tolist()`/`.cpu()`/`.numpy()` of a
+value the rule cannot type (only device data has them; not under an `isinstance` test of host
 types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
 the host), and any other NumPy function of a tensor there (`np.zeros_like(dy)`, `np.conj(t)`:
