@@ -18,6 +18,11 @@ CLOSURE_WORDS = ("back", "vjp", "grad", "bwd", "adjoint", "pullback")
 GRADIENT_CLOSURE_NAMES = frozenset({"vjp", "jvp", "backward", "grad_fn", "gradfn", "bwd", "pullback", "backprop",
                                     "vjp_fun", "jvp_fun", "vjp_fn", "jvp_fn", "_backward", "grad_func"})
 
+# Keywords under which a call is handed a gradient function (``apply(f, x, backward=backward)``,
+# ``Node(value, grad_fn=vjp)``): the function named is a rule, whatever it is called.
+GRADIENT_KEYWORDS = frozenset({"backward", "backward_fn", "grad_fn", "gradfn", "vjp", "vjp_fn", "bwd", "pullback",
+                               "grad_func", "backward_func"})
+
 
 def _direct_closures(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     return [s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]

@@ -14,7 +14,7 @@ import ast
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.ast_names import call_target, handed_functions, resolve_relative
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
-from scalarlint.analysis.gradient_closures import BUILDER_REASON, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
+from scalarlint.analysis.gradient_closures import BUILDER_REASON, GRADIENT_KEYWORDS, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_CONTEXTS
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.factory_products import returned_function
@@ -113,7 +113,13 @@ class _Indexer(ast.NodeVisitor):
                     self.func_stack[-1].calls.append(target)
                     if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                         self.func_stack[-1].aliases.setdefault(node.targets[0].id, []).append(target)
+        if self.func_stack and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name):
+                self.func_stack[-1].picked[node.targets[0].id] = node.value.value.id  # op = operators[name]
         if self.func_stack or self.class_stack or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return
+        if isinstance(node.value, ast.Dict) and len(node.value.values) >= 2 and all(isinstance(v, ast.Name) for v in node.value.values):
+            self.index.registries[node.targets[0].id] = [v.id for v in node.value.values]  # type: ignore[attr-defined]
             return
         made = self._made_by_factory(node.value)
         if made is not None:  # _grad = _make_grad(torch): the function the factory returns
@@ -291,6 +297,7 @@ class _Indexer(ast.NodeVisitor):
                     known = self.func_stack[-1].call_keywords.get(".".join(target), ())
                     self.func_stack[-1].call_keywords[".".join(target)] = tuple(dict.fromkeys([*known, *named]))
             # functions passed along (map(helper, ...), tf.py_function(func=helper, ...)) are reached too
+            self._note_gradient_keywords(node)
             for arg in [*node.args, *(kw.value for kw in node.keywords)]:
                 if isinstance(arg, ast.Name):
                     self.func_stack[-1].calls.append((arg.id,))
@@ -304,6 +311,13 @@ class _Indexer(ast.NodeVisitor):
                 for name in handed_functions(keyword.value):
                     self.index.keyword_functions.setdefault(keyword.arg, []).append(name)
         self.generic_visit(node)
+
+    def _note_gradient_keywords(self, node: ast.Call) -> None:
+        """``ops.apply(forward, x, w, backward=backward)``: a hand-written engine's op given its
+        gradient under a keyword that names it as one; that function is a registered rule."""
+        for keyword in node.keywords:
+            if keyword.arg in GRADIENT_KEYWORDS and isinstance(keyword.value, ast.Name):
+                self.rule_names_passed.add(keyword.value.id)
 
     def _note_defvjp(self, node: ast.Call) -> None:
         func = node.func

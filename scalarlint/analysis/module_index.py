@@ -33,6 +33,8 @@ class FunctionEntry:
     # local names bound to a function (``mask_ = _njit_mask if fast else _mask``): what nested
     # functions calling ``mask_(...)`` run
     aliases: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    # local names bound to an entry of a module-level table (``op = operators[name]``): "op" -> "operators"
+    picked: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -65,6 +67,10 @@ class ModuleIndex:
     # ``from .grad_fn import *``: modules whose public names this one sees, searched in order
     # after its own names and imports when a call names no other function.
     star_imports: list[str] = field(default_factory=list)
+    # module-level tables of the module's classes (``operators = {"softmax": SoftMaxOp, ...}``):
+    # a name picked from one (``op = operators[name]``) is one of them, so ``op.max(x)`` runs
+    # one of their ``max`` methods
+    registries: dict[str, list[str]] = field(default_factory=dict)
 
     def rule_keys(self) -> list[str]:
         return [k for k, f in self.functions.items() if f.is_rule]

@@ -18,7 +18,7 @@ from scalarlint.analysis.dynamic_dispatch import MethodTable
 from scalarlint.analysis.gradient_closures import BUILDER_REASON
 from scalarlint.analysis.frameworks import RECEIVERS
 from scalarlint.analysis.index import ModuleIndex
-from scalarlint.analysis.module_index import REGISTERED_REASON
+from scalarlint.analysis.module_index import REGISTERED_REASON, FunctionEntry
 from scalarlint.config import Config
 
 
@@ -105,6 +105,22 @@ def _work_constructor(index: ModuleIndex, class_name: str) -> tuple[ModuleIndex,
     return index, key
 
 
+def _picked_from_a_table(index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
+    """``op = operators[name]`` and then ``op.max(x)``, with ``operators`` a module-level table
+    of the module's classes: the call runs one of those classes' ``max``. The table names the
+    candidates, so even a name every array has (``max``) is resolved."""
+    if len(call) != 2:
+        return []
+    entry = index.functions[caller]
+    scope: FunctionEntry | None = entry
+    table = None
+    while scope is not None and table is None:  # a closure sees its maker's picks
+        table = scope.picked.get(call[0])
+        scope = index.functions.get(scope.parent) if scope.parent else None
+    classes = index.registries.get(table or "", [])
+    return [(index, f"{name}.{call[1]}") for name in classes if name in index.classes and f"{name}.{call[1]}" in index.functions]
+
+
 class Project:
     def __init__(self, indexes: list[ModuleIndex], config: Config | None = None) -> None:
         mark_rule_methods(indexes, config or Config())
@@ -123,6 +139,9 @@ class Project:
         """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
         if len(call) < 2 or call[0] in index.imports or call[0] in self.array_modules:
             return []  # a module's function that is not in the tree (np.sum, torch.exp, xp.array)
+        picked = _picked_from_a_table(index, caller, call)
+        if picked:
+            return picked
         if self._methods is None:
             self._methods = MethodTable(self.indexes, self.resolve_dotted, self._class_table)
         return self._methods.candidates(index, call, index.functions[caller].call_keywords.get(".".join(call), ()))
