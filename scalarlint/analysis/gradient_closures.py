@@ -13,6 +13,7 @@ MAKER_REASON = "returns a gradient closure"
 # closure reads, so it is checked too; its parameters are nodes and settings (``kernel_size``),
 # not arrays, so only their own uses (``x.data``) or callers vouch for them.
 BUILDER_REASON = "builds a node with a gradient closure"
+FACTORY_PRODUCT_REASON = "a gradient closure a rule obtains from a factory"
 CLOSURE_WORDS = ("back", "vjp", "grad", "bwd", "adjoint", "pullback")
 # Names a returned closure carries when it is the gradient itself (not a forward, not a setup).
 GRADIENT_CLOSURE_NAMES = frozenset({"vjp", "jvp", "backward", "grad_fn", "gradfn", "bwd", "pullback", "backprop",

@@ -32,12 +32,23 @@ class ModuleNamespaces:
 
     def host_numpy_call(self, call: cst.Call) -> bool:
         """A NumPy call in a module written for one device framework (``host_numpy``)."""
+        return self._is_device_module() and self.numpy_call(call)
+
+    def host_numpy_function(self, function: cst.BaseExpression) -> bool:
+        """``onp.asarray`` handed over as a function (``tree_map(onp.asarray, tree)``), in a
+        module written for one device framework: NumPy's function, run on the host."""
+        head = function
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        return isinstance(function, cst.Attribute) and self._is_device_module() and "numpy" in qualified_names(head, self._scopes.get(head))
+
+    def _is_device_module(self) -> bool:
         if self._device_module is None:
             # the imports first (read once for every question): most modules import no device
             # framework, and then the whole-module walk for a generic namespace is not needed
             device = bool(self._imported_roots() & DEVICE_FRAMEWORKS)
             self._device_module = device and self._module is not None and not names_a_generic_namespace(self._module)
-        return self._device_module and self.numpy_call(call)
+        return self._device_module
 
     def device_namespace_call(self, call: cst.Call) -> bool:
         """``torch.f(...)``, ``jnp.f(...)``, ``tf.f(...)``: a device framework's namespace, whose

@@ -56,7 +56,8 @@ types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a devi
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
 the host), and any other NumPy function of a tensor there (`np.zeros_like(dy)`, `np.conj(t)`:
 NumPy reads it through `__array__`; not `np.shape`/`np.ndim`, not in MXNet modules, whose NumPy
-code runs on `.asnumpy()` copies); and `jax.pure_callback` /
+code runs on `.asnumpy()` copies), NumPy's converter mapped over the leaves of device data there
+(`tree_map(onp.asarray, tree)`: one copy per leaf); and `jax.pure_callback` /
 `io_callback` inside a rule (Python run on host copies of its arguments: what the callback
 itself does with them is host work and is not flagged); Python's `max(a, b)` /
 `min(a, b)` of an element (it compares on the host), `str()`, `repr()` or `print()` of device
@@ -206,6 +207,10 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
     """NumPy reading a tensor on the host (``np.asarray(t)``, ``np.zeros_like(dy)``), sizes
     from elements (``xp.zeros(n[b])``), ``xp.asnumpy``-style copies."""
     func = ctx.inference.module_call(node)
+    mapped = _mapped_host_copy(node, args, ctx)
+    if mapped is not None:
+        yield mapped
+        return
     if func in SHAPE_CONSTRUCTORS and args:
         yield from _element_shape(node, args[0], ctx)
         return
@@ -223,6 +228,24 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
             return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+
+
+MAPPERS = frozenset({"tree_map", "map", "tree_map_with_path"})  # call their first argument on every leaf
+
+
+def _mapped_host_copy(node: cst.Call, args: list[cst.BaseExpression], ctx: CheckContext) -> Finding | None:
+    """``tree_map(onp.asarray, tree)``, ``jax.tree.map(np.array, grads)``: NumPy's converter run
+    on every leaf of device data, in a module written for a device framework: one copy to the
+    host per leaf."""
+    name = call_name(node.func)
+    if not name or name[-1] not in MAPPERS or len(args) < 2:
+        return None
+    converter = args[0]
+    if not isinstance(converter, cst.Attribute) or converter.attr.value not in HOST_COPIES:
+        return None
+    if not ctx.inference.namespaces.host_numpy_function(converter):
+        return None
+    return Finding(INFO.code, node, f"`{name[-1]}()` runs NumPy's `{converter.attr.value}` on every leaf of device data: one copy to the host each", ctx.severity_for(node))
 
 
 # NumPy functions that read only what a tensor says about itself (its shape, its type), not its data
