@@ -141,6 +141,8 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
         return K.Kind(Tag.ARRAY_SEQ, rank=1, doubt=host_side(inf, node))  # nodes and weights: two vectors
     if name in REDUCTIONS:
         return _reduction(inf, name, node, args, arg_kinds)
+    if name == "stack" and args and (stacked := _stacked_rank(inf, args[0])) is not None:
+        return stacked
     device = [k for k in arg_kinds if k.is_device]
     if not device:
         if arg_kinds and all(k.tag in (Tag.HOST_INT, Tag.HOST_SCALAR) for k in arg_kinds):
@@ -172,6 +174,21 @@ def array_function(inf: "InferenceView", func: str, node: cst.Call, args: list[c
     if name == "outer":
         return K.array(2, doubt=doubt)
     return K.array(None, boolean, doubt)
+
+
+def _stacked_rank(inf: "InferenceView", items: cst.BaseExpression) -> Kind | None:
+    """``xp.stack([xp.min(x), xp.max(x)])``: a display of device values of one known rank
+    stacks into an array of one axis more (two 0-d reductions: a vector of two); None when an
+    item is no device value or the ranks are unknown or differ."""
+    if not isinstance(items, (cst.List, cst.Tuple)) or not items.elements:
+        return None
+    kinds = [inf.kind(e.value) for e in items.elements if not isinstance(e, cst.StarredElement)]
+    if len(kinds) != len(items.elements) or not all(k.is_device for k in kinds):
+        return None
+    ranks = {0 if k.tag is Tag.DEVICE_SCALAR else k.rank for k in kinds}
+    if len(ranks) != 1 or None in ranks:
+        return None
+    return K.array(ranks.pop() + 1, doubt=least_doubt(kinds))  # type: ignore[operator]
 
 
 def display_rank(inf: "InferenceView", value: cst.BaseExpression) -> int | None:

@@ -66,6 +66,7 @@ def binding_kind(inf: "InferenceView", name: cst.Name) -> Kind:
 def unpack(inf: "InferenceView", value: cst.BaseExpression, path: list[int], arity: int = 1) -> Kind:
     """Kind of the part of ``value`` at ``path`` (``a, (b, c) = value``)."""
     for depth, position in enumerate(path):
+        value = loop_carry(value)
         if isinstance(value, (cst.Tuple, cst.List)) and position < len(value.elements):
             element = value.elements[position]
             if isinstance(element, cst.StarredElement):
@@ -105,7 +106,27 @@ def unpack(inf: "InferenceView", value: cst.BaseExpression, path: list[int], ari
             # arrays a registration hands over, or an array's rows: arrays either way
             return K.array(doubt=Doubt.PARAMETER)
         return element_of(container)
-    return inf.kind(value)
+    return inf.kind(loop_carry(value))
+
+# jax.lax loops hand back a value shaped like their initial carry: (position, keyword) of it
+CARRY_ARGUMENTS = {"fori_loop": (3, "init_val"), "while_loop": (2, "init_val")}
+
+
+def loop_carry(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``lax.fori_loop(0, n, body, (a, b, values))``: its result has the structure and the
+    kinds of the initial carry ``(a, b, values)``, so that is what unpacking it reads;
+    ``value`` itself for anything else."""
+    if not isinstance(value, cst.Call):
+        return value
+    name = call_name(value.func)
+    if not name or name[-1] not in CARRY_ARGUMENTS:
+        return value
+    position, keyword = CARRY_ARGUMENTS[name[-1]]
+    for k, argument in enumerate(value.args):
+        if (argument.keyword is None and argument.star == "" and k == position) or (argument.keyword is not None and argument.keyword.value == keyword):
+            return argument.value
+    return value
+
 
 def part_kind(part: str) -> Kind:
     """The kind of one part of a tuple another module's function returns (``array_returns``' words)."""

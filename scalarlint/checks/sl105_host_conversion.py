@@ -52,7 +52,8 @@ host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Ke
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `to_host(x)` (but not the `to_host` of
 `scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), `.item()`/`.tolist()`/`.cpu()`/`.numpy()` of a
 value the rule cannot type (only device data has them; not under an `isinstance` test of host
-types, not on a value named as a shape), `np.array(x)`/`np.asarray(x)` of a device array in a
+types, not on a value named as a shape), `.get()` of one a type test says is a CuPy array
+(`if type(x).__module__ == "cupy":`, `isinstance(x, cupy.ndarray)`), `np.array(x)`/`np.asarray(x)` of a device array in a
 module written for one device framework (torch, jax, tensorflow, paddle, ...: there NumPy is
 the host), and any other NumPy function of a tensor there (`np.zeros_like(dy)`, `np.conj(t)`:
 NumPy reads it through `__array__`; not `np.shape`/`np.ndim`, not in MXNet modules, whose NumPy

@@ -47,6 +47,10 @@ def method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpre
                 ctx.claim_converted_read(receiver)
             yield Finding(CODE, node, f"`.{attr}()` copies `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
+        if attr == "get" and not args and receiver_kind.tag is Tag.UNKNOWN and narrowed_to_tensor(receiver, node, ctx):
+            # if type(sl).__module__ == "cupy": sl = sl.get(): CuPy's copy to the host
+            yield Finding(CODE, node, f"`.get()` copies the device array `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
+            return True
         if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not narrowed_to_host(receiver, node, ctx):
             claim_conversion(receiver, isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True), ctx)
             yield Finding(CODE, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
