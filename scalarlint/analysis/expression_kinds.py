@@ -166,6 +166,8 @@ def call_kind(inf: "InferenceView", node: cst.Call) -> Kind:
             return K.array(_new_rank(inf, attr, args))
         if attr == LEGACY_NEW and receiver.tag is Tag.ARRAY and args and all(inf.kind(a).is_host_int for a in args):
             return K.array(len(args))  # X.new(n_states), Q.new(L, S, S): torch's legacy constructor, one size per axis
+        if receiver.tag in (Tag.UNKNOWN, Tag.ARRAY) and not args and attr in SPARSE_INDEX_METHODS:
+            return K.array(1)  # t.crow_indices(): a sparse CSR/CSC tensor's compressed index vector
         if receiver.is_device:
             return array_method(inf, attr, receiver, node, args)
         if receiver.tag is Tag.UNKNOWN and not args and attr in DEVICE_ONLY_METHODS:
@@ -187,6 +189,9 @@ def call_kind(inf: "InferenceView", node: cst.Call) -> Kind:
 
 
 LEGACY_NEW = "new"
+# torch's accessors of a sparse compressed tensor's index vectors (one axis each, unbatched);
+# only sparse tensors have them, whatever holds the tensor
+SPARSE_INDEX_METHODS = frozenset({"crow_indices", "col_indices", "ccol_indices", "row_indices"})
 
 
 def _new_rank(inf: "InferenceView", attr: str, args: list[cst.BaseExpression]) -> int | None:

@@ -327,7 +327,7 @@ def _handed_to_transfer(arg: cst.BaseExpression, ctx: CheckContext) -> bool:
     counts, and so does a parameter the naming conventions call an index tuple (``indices``)."""
     kind = ctx.inference.kind(arg)
     if kind.is_array:
-        return not kind.doubt
+        return kind.doubt <= Doubt.PARAMETER  # a helper's parameter handed to it is what it copies
     if kind.tag is Tag.UNKNOWN:
         return True
     return kind.tag is Tag.SHAPE and isinstance(arg, cst.Name) and ctx.inference.parameter_of(arg) is not None
