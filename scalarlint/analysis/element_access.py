@@ -395,7 +395,7 @@ def may_count_data(inf: "InferenceView", bound: cst.BaseExpression, least: Origi
     and none says otherwise (``grid = int(ceil(h / n)) if ratio is None else inf.ratio[0]``):
     the other branches are only unknown. Used to call a loop an element loop, never to call
     an index one."""
-    kinds = inf.reaching_kinds(bound)
+    kinds = inf.reaching_kinds(bound) if isinstance(bound, cst.Name) else [inf.kind(bound)]  # len(t_span) - 1
     data = [k for k in kinds if (k.is_host_int and k.origin >= least) or _is_element_kind(k)]
     return bool(data) and all(k.tag in (Tag.HOST_INT, Tag.UNKNOWN) or _is_element_kind(k) for k in kinds)
 

@@ -27,8 +27,10 @@ INFO = CheckInfo(
 ## What it flags
 findfirst/findlast written in Python inside an AD rule:
 - a `for i in range(...)` loop (or `for i, v in enumerate(x)`) whose body tests an element
-  (`if abs(x[i]) == y:`, `if v == m:`) and then remembers `i`, `break`s or `return`s;
-- a `while` loop stepping an index while it tests elements;
+  (`if abs(x[i]) == y:`, `if v == m:`) and then remembers `i` in a name, `break`s or `return`s
+  (an index written into an array element, `owner[cell] = i`, fills a table: SL104's element loop);
+- a `while` loop stepping an index while it tests elements that move with it (`while t < T:`
+  against a bound read once before the loop is SL105's host test);
 - `next(i for i in range(n) if x[i] == m)`, `[i for i in ... if ...][-1]`, `max(i for ...)`;
 - `xp.flatnonzero(mask)[-1]`, `xp.nonzero(mask)[0][0]`, `xp.where(mask)[0][-1]`,
   `xp.argwhere(mask)[0]` (also where the picked row is unpacked, `r, c = xp.argwhere(m)[0]`,

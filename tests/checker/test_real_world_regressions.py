@@ -7,8 +7,10 @@ from scalarlint.analysis.sources import SourceFile
 from scalarlint.config import ALL_CODES, Config
 from scalarlint.engine import check_source
 
-# MyGrad 2.5.0, mygrad/math/misc/funcs.py (the matrix-chain order): a search loop whose test
-# compares an element value bound to a name (``q``), not a subscript, crashed SL103's message.
+# MyGrad 2.5.0, mygrad/math/misc/funcs.py (the matrix-chain order): a loop whose test compares
+# an element value bound to a name (``q``), not a subscript, crashed SL103's message. The loop
+# writes the best ``k`` into a table (``s[i, j] = k``), one cell per trip: since stop 50 that is
+# an element loop (SL104) with a host test (SL105), not a search for one index.
 MATRIX_CHAIN = '''\
 import numpy as np
 
@@ -27,12 +29,14 @@ def chain_order(n):
 '''
 
 
-def test_search_loop_over_an_element_value_bound_to_a_name() -> None:
+def test_loop_testing_an_element_value_bound_to_a_name() -> None:
     config = Config(select=tuple(ALL_CODES), scope="all")
     found = check_source(SourceFile("chain.py", MATRIX_CHAIN, "utf-8", MATRIX_CHAIN.encode()), config)
     assert isinstance(found, list)
-    search = [d for d in found if d.code == "SL103"]
-    assert len(search) == 1 and "over `q`" in search[0].message
+    assert [d.location.row for d in found if d.code == "SL104"] == [7]  # for i in range(n): the table's rows
+    tests = [d for d in found if d.code == "SL105"]
+    assert len(tests) == 1 and tests[0].location.row == 11 and "`q < m[i, j]`" in tests[0].message
+    assert not [d for d in found if d.code == "SL103"]
 
 
 # numpy 2.3.5's vendored meson, mesonbuild/compilers/detect.py: a function whose return is a
