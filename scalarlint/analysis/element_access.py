@@ -189,20 +189,19 @@ def _scalar_made(inf: "InferenceView", node: cst.Subscript) -> bool:
     """``if len(t.shape) > 0: t = t[0]``: a value rebound to its own first (or last) entry
     under a test that it has axes is being made a scalar; the author takes it as a vector of
     one value per entry (a time, a step), so the read is one element."""
-    end = _end_index(node)
     statement = inf.parents.get(node)
-    if end is None or not isinstance(node.value, cst.Name) or not isinstance(statement, cst.Assign):
+    if _end_index(node) is None or not isinstance(node.value, cst.Name) or not isinstance(statement, cst.Assign):
         return False
     name = node.value.value
-    if statement.value is not node or [t.target for t in statement.targets if isinstance(t.target, cst.Name) and t.target.value == name] == []:
+    if statement.value is not node or not any(isinstance(t.target, cst.Name) and t.target.value == name for t in statement.targets):
         return False
     guard: cst.CSTNode | None = statement
     while guard is not None and not isinstance(guard, cst.If):
         guard = inf.parents.get(guard)
-    return guard is not None and has_axes_test(guard.test) == name
+    return guard is not None and _has_axes_test(guard.test) == name
 
 
-def has_axes_test(test: cst.BaseExpression) -> str | None:
+def _has_axes_test(test: cst.BaseExpression) -> str | None:
     """The name ``len(x.shape) > 0``, ``x.ndim >= 1``, ``x.ndim != 0`` or a bare ``x.ndim``
     tests for having axes; None for any other test."""
     if not isinstance(test, cst.Comparison):

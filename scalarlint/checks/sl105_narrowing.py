@@ -73,7 +73,7 @@ def _tests_of(value: cst.BaseExpression, use: cst.CSTNode, ctx: CheckContext) ->
             for test in _conjuncts(parent.test):
                 subject = _type_module_subject(test)
                 if subject is not None and subject.value == value.value:
-                    yield MODULE_TEST, test  # type: ignore[misc]
+                    yield MODULE_TEST, test
                 if isinstance(test, cst.Call) and test.args:
                     subject = test.args[0].value
                     if isinstance(subject, cst.Name) and subject.value == value.value:
