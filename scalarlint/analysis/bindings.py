@@ -18,7 +18,7 @@ from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
 from scalarlint.analysis.gathered_lists import gathered_list_kind
 from scalarlint.analysis.kinds import ELEMENT, Doubt, Kind, Origin, Tag
 from scalarlint.analysis.node_types import kinds
-from scalarlint.analysis.syntax import call_name, is_range, is_range_name, positional
+from scalarlint.analysis.syntax import call_name, is_range, is_range_name, keyword, positional
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
@@ -121,11 +121,12 @@ def loop_carry(value: cst.BaseExpression) -> cst.BaseExpression:
     name = call_name(value.func)
     if not name or name[-1] not in CARRY_ARGUMENTS:
         return value
-    position, keyword = CARRY_ARGUMENTS[name[-1]]
-    for k, argument in enumerate(value.args):
-        if (argument.keyword is None and argument.star == "" and k == position) or (argument.keyword is not None and argument.keyword.value == keyword):
-            return argument.value
-    return value
+    position, name_of_it = CARRY_ARGUMENTS[name[-1]]
+    named = keyword(value, name_of_it)
+    if named is not None:
+        return named.value
+    args = positional(value)
+    return args[position] if position < len(args) else value
 
 
 def part_kind(part: str) -> Kind:

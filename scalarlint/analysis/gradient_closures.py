@@ -2,11 +2,16 @@
 called: thinc's ``forward`` and the ChainRules ``rrule`` return ``(Y, backprop)``; HIPS
 autograd's vjp makers, numerical-gradient factories and hand-written engines return the
 gradient closure itself (``def vjp(g): ...; return vjp``); micrograd-style engines store it on the node
-they build (``out._backward = backward``)."""
+they build (``out._backward = backward``); and a rule that obtains its gradient closure from a
+factory of its module (``grad = _make_gradient(x); return y, grad``) makes that closure one."""
 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scalarlint.analysis.module_index import ModuleIndex
 
 MAKER_REASON = "returns a gradient closure"
 # The op that builds a micrograd-style node and hooks its closure runs forward on the arrays the
@@ -80,3 +85,18 @@ GRADIENT_HOOKS = frozenset({"_backward", "backward", "grad_fn", "_grad_fn", "bac
 def is_gradient_hook(target: ast.expr) -> bool:
     """``out._backward = ...``, ``node.grad_fn = ...``: the value assigned is a node's gradient."""
     return isinstance(target, ast.Attribute) and target.attr in GRADIENT_HOOKS
+
+
+def mark_gradient_products(index: ModuleIndex, factories: dict[str, str]) -> None:
+    """``grad = _make_gradient(x, cache)`` in a rule that returns ``(y, grad)``: the closure a
+    factory of the module builds and a rule obtains is the gradient the rule hands back, when
+    it is named as one (``interferometer_gradient``, ``vjp``). It runs on the cotangents, so it
+    is a rule itself, not a helper the rule calls."""
+    for entry in list(index.functions.values()):
+        if not entry.is_rule:
+            continue
+        for call in entry.calls:
+            product = factories.get(index.top_level.get(call[0], "")) if len(call) == 1 else None
+            made = index.functions.get(product or "")
+            if made is not None and not made.is_rule and any(word in made.name.lower() for word in CLOSURE_WORDS):
+                made.is_rule, made.reason = True, FACTORY_PRODUCT_REASON

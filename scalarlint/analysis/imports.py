@@ -67,10 +67,14 @@ def _statement_children(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 def call_head(call: cst.Call) -> cst.BaseExpression:
     """``np`` of ``np.linalg.norm(x)``: the name a dotted call starts from."""
-    head = call.func
-    while isinstance(head, cst.Attribute):
-        head = head.value
-    return head
+    return dotted_head(call.func)
+
+
+def dotted_head(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``np`` of ``np.linalg.norm`` (a call's function, or a function handed over as a value)."""
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return expr
 
 
 def qualified_names(head: cst.BaseExpression, scope: Scope | None) -> frozenset[str]:

@@ -14,7 +14,7 @@ import ast
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.ast_names import call_target, handed_functions, resolve_relative
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
-from scalarlint.analysis.gradient_closures import BUILDER_REASON, CLOSURE_WORDS, FACTORY_PRODUCT_REASON, GRADIENT_KEYWORDS, MAKER_REASON, is_gradient_hook, returned_gradient_closures, returns_value_and_closure
+from scalarlint.analysis.gradient_closures import BUILDER_REASON, GRADIENT_KEYWORDS, MAKER_REASON, is_gradient_hook, mark_gradient_products, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_CONTEXTS
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.factory_products import returned_function
@@ -379,24 +379,10 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
         if entry.name in indexer.wrapped_rules and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"wrapped with {indexer.wrapped_rules[entry.name]}()"
         entry.host_callback = entry.name in indexer.host_callbacks
-    _mark_gradient_products(index, indexer.factories)
+    mark_gradient_products(index, indexer.factories)
     propagate_closures(index)
     return index
 
-
-def _mark_gradient_products(index: ModuleIndex, factories: dict[str, str]) -> None:
-    """``grad = _make_gradient(x, cache)`` in a rule that returns ``(y, grad)``: the closure a
-    factory of the module builds and a rule obtains is the gradient the rule hands back, when
-    it is named as one (``interferometer_gradient``, ``vjp``). It runs on the cotangents, so it
-    is a rule itself, not a helper the rule calls."""
-    for entry in list(index.functions.values()):
-        if not entry.is_rule:
-            continue
-        for call in entry.calls:
-            product = factories.get(index.top_level.get(call[0], "")) if len(call) == 1 else None
-            made = index.functions.get(product or "")
-            if made is not None and not made.is_rule and any(word in made.name.lower() for word in CLOSURE_WORDS):
-                made.is_rule, made.reason = True, FACTORY_PRODUCT_REASON
 
 
 def propagate_closures(index: ModuleIndex) -> None:

@@ -12,7 +12,7 @@ from libcst.metadata import Scope
 
 from scalarlint.analysis.frameworks import DEVICE_CONVERTING_MODULES, SCALAR_INDEX_SYNC_MODULES
 from scalarlint.analysis.host_numpy import ARRAY_PROTOCOL_FRAMEWORKS, DEVICE_FRAMEWORKS, names_a_generic_namespace
-from scalarlint.analysis.imports import call_head, imported_roots, qualified_names
+from scalarlint.analysis.imports import call_head, dotted_head, imported_roots, qualified_names
 
 
 class ModuleNamespaces:
@@ -37,9 +37,7 @@ class ModuleNamespaces:
     def host_numpy_function(self, function: cst.BaseExpression) -> bool:
         """``onp.asarray`` handed over as a function (``tree_map(onp.asarray, tree)``), in a
         module written for one device framework: NumPy's function, run on the host."""
-        head = function
-        while isinstance(head, cst.Attribute):
-            head = head.value
+        head = dotted_head(function)
         return isinstance(function, cst.Attribute) and self._is_device_module() and "numpy" in qualified_names(head, self._scopes.get(head))
 
     def _is_device_module(self) -> bool:
