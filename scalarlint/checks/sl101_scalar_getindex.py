@@ -44,7 +44,8 @@ integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel 
 JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports in torch code);
 an int on the leading axis of an array of rank 2 or more (a row, not an element). A read
 converted on the host (`int(x[i])`, `x[i].item()`) is one element whatever the rank; such a
-read, or one tested on the host (`if x[i] > 0:`), is also SL105's finding (the wait). A literal
+read, one tested on the host (`if x[i] > 0:`) or one used as a slice bound (`g[:ends[0]]`), is
+also SL105's finding (the wait). A literal
 index of an array of unknown rank is one element where the function shows the rank: the first
 and the last entry read in one statement or on adjacent lines (`a, b = interval[0], interval[-1]`,
 the two ends of a grid), a value rebound to its own first entry under a test that it has axes

@@ -32,7 +32,8 @@ a row (`a, b, c = x[i]`, or `ix, iy, iz = index` with `index` computed from one 
 data; not a parameter or a call's result, which are tuples as often), unpacking a name that
 holds a one-axis device array for certain (`ix, iy, iz = point` for a row `point` of a matrix a
 loop iterates; `w, x, y, z = q` for a parameter that a `vectorize(signature="(q)->(q)")`
-decorator gives one core axis), and
+decorator gives one core axis), the arrays of a tuple unpacked in turn (`(r,), (l,) =
+jnp.where(mask, size=1)`: each index array is iterated), and
 the builtins `sum`, `max`, `min`, `any`, `all`, `sorted`, `list`, `tuple`, `map`, `filter`,
 `iter` applied to an array.
 
@@ -321,6 +322,14 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
         # matrix a loop iterates, a parameter a ``vectorize`` signature gives one core axis)
         isinstance(value, cst.Name) and kind.tag is Tag.ARRAY and kind.rank == 1 and not kind.doubt
     )
+    if kind.tag is Tag.ARRAY_SEQ and not kind.doubt and _index_arrays(value) and _unpacks_its_parts(node):
+        yield Finding(
+            INFO.code,
+            node,
+            f"unpacking the arrays of `{short(ctx, value)}` in turn reads their elements one by one on the host; keep them as arrays",
+            ctx.severity_for(node),
+        )
+        return
     if row_of_data:
         if not (isinstance(value, cst.Subscript) and search_pick(value, ctx.inference) is not None):
             ctx.claim(value)  # (x, y = argwhere(mask)[0] unpacks the first hit of a search: SL103's too)
@@ -330,3 +339,21 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
             f"unpacking `{short(ctx, value)}` reads its elements one by one on the host; keep them as array slices",
             ctx.severity_for(node),
         )
+
+
+INDEX_TUPLE_FUNCTIONS = frozenset({"where", "nonzero"})
+
+
+def _unpacks_its_parts(node: cst.Assign) -> bool:
+    """``(r,), (l,) = jnp.where(mask, size=1)``: a target that is a tuple of tuples unpacks each
+    part of the sequence again; the parts of a sequence of arrays are arrays."""
+    return any(
+        isinstance(t.target, (cst.Tuple, cst.List)) and any(isinstance(e.value, (cst.Tuple, cst.List)) for e in t.target.elements)
+        for t in node.targets
+    )
+
+
+def _index_arrays(value: cst.BaseExpression) -> bool:
+    """``xp.where(mask)``, ``xp.nonzero(x)``, ``x.nonzero()``: a tuple of index arrays, one per
+    axis (a name or another call may hold nested tuples, as residuals do)."""
+    return isinstance(value, cst.Call) and (call_name(value.func) or [""])[-1] in INDEX_TUPLE_FUNCTIONS

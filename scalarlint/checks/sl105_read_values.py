@@ -14,6 +14,7 @@ from scalarlint.analysis.kinds import Tag
 from scalarlint.analysis.scalar_use import is_python_marker
 from scalarlint.analysis.syntax import positional
 from scalarlint.checks.base import CheckContext, Finding, short
+from scalarlint.checks.sl105_method_transfers import claim_conversion
 
 CODE = "SL105"
 
@@ -141,7 +142,9 @@ def element_bounds(node: cst.Subscript, ctx: CheckContext) -> Iterable[Finding]:
             continue
         for part in (bound.lower, bound.upper, bound.step):
             if part is not None and ctx.inference.is_element_value(part):
-                ctx.claim(part)  # x[:n[b]]: one finding for the access, the conversion
+                # x[:n[b]]: one finding for the access, the conversion; a read with host ints
+                # as the bound (x[:cumsum[0]]) is also SL101's, as in int(cumsum[0])
+                claim_conversion(part, isinstance(part, cst.Subscript) and ctx.inference.selects_element(part, converted=True), ctx)
                 yield Finding(
                     CODE,
                     node,
