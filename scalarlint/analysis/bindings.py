@@ -101,6 +101,10 @@ def unpack(inf: "InferenceView", value: cst.BaseExpression, path: list[int], ari
             return K.host_int(Origin.SIZE)
         if isinstance(value, cst.Subscript) and container.is_device and not container.doubt and arity >= 2:
             return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)  # x0, y0, x1, y1 = rois[i]: a row's elements
+        if isinstance(value, cst.Name) and container.tag is Tag.DEVICE_SCALAR and not container.doubt and arity >= 2 and inf.parameter_of(value) is None:
+            # ix, iy, iz = index after index = (points[i] / pitch).astype(int): what the inference
+            # took for one element is a row (unpacking proves it), and these are its elements
+            return K.Kind(Tag.DEVICE_SCALAR, origin=ELEMENT)
         if container.tag is Tag.ARRAY and container.doubt == Doubt.PARAMETER and arity >= 2 and isinstance(value, cst.Name):
             # matrix, indices = arrays: a rule's parameter unpacked into names is the tuple of
             # arrays a registration hands over, or an array's rows: arrays either way

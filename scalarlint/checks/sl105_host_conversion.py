@@ -20,6 +20,7 @@ from scalarlint.analysis.syntax import CONVERTERS, call_name, positional
 from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_axis_arguments import element_axis
 from scalarlint.checks.sl105_element_lists import element_list_finding
+from scalarlint.checks.sl105_grid_arguments import element_grid_argument
 from scalarlint.checks.sl105_method_transfers import claim_conversion, method_call
 from scalarlint.checks.sl105_python_math import math_conversion
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
@@ -44,7 +45,9 @@ an element used as a slice bound (`x[start:start + length]`), `torch.tensor([c, 
 JAX and TensorFlow stack them on the device and are left alone), as an index in PyTorch
 (`kx[:, :, hi]` with `hi = col_idx[k] // n`: torch's indexing reads a 0-d integer index with
 `.item()`; in JAX or CuPy the same index is a gather) or as a size given to
-`zeros`/`ones`/`empty`/`full`/`arange`; a device value as a `range()`
+`zeros`/`ones`/`empty`/`full`/`arange` or as an endpoint or a count of `linspace`/`logspace`/`arange`
+(`torch.linspace(0, dt, n)` with `dt` a difference of elements; in JAX only a count, whose
+endpoints may be traced); a device value as a `range()`
 bound (`for _ in range(steps)` with `steps` a saved 0-d tensor); a device value as the index of
 a Python list or tuple (`NAMES[mode]`, `Table.__kinds[index]` with `index` a tensor: the
 sequence reads it back with `__index__`, in every framework; a dict hashes it, no sync); whole-array transfers to the
@@ -213,8 +216,13 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
         yield mapped
         return
     if func in SHAPE_CONSTRUCTORS and args:
-        yield from _element_shape(node, args[0], ctx)
+        sized = list(_element_shape(node, args[0], ctx))
+        yield from sized
+        if not sized:
+            yield from element_grid_argument(node, func, ctx)  # arange(start, n[b])
         return
+    if func is not None:
+        yield from element_grid_argument(node, func, ctx)  # linspace(0, dt, steps)
     if func in HOST_COPIES and args and ctx.inference.namespaces.host_numpy_call(node):
         copied = ctx.inference.kind(args[0])
         if copied.is_device and copied.doubt <= Doubt.PARAMETER:
