@@ -53,7 +53,8 @@ a Python list or tuple (`NAMES[mode]`, `Table.__kinds[index]` with `index` a ten
 sequence reads it back with `__index__`, in every framework; a dict hashes it, no sync); whole-array transfers to the
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Keras' `get_value(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `to_host(x)` (but not the `to_host` of
-`scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), `.item()`/`.tolist()`/`.cpu()`/`.numpy()` of a
+`scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), an array
+module's writer of device data (`jnp.save(path, x)`, `torch.save(t, f)`), `.item()`/`.tolist()`/`.cpu()`/`.numpy()` of a
 value the rule cannot type (only device data has them; not under an `isinstance` test of host
 types, not on a value named as a shape), `.get()` of one a type test says is a CuPy array
 (`if type(x).__module__ == "cupy":`, `isinstance(x, cupy.ndarray)`), `np.array(x)`/`np.asarray(x)` of a device array in a
@@ -237,6 +238,11 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
             return
     if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
+        return
+    if func in SAVE_FUNCTIONS:
+        saved = next((a for a in args if ctx.inference.kind(a).is_device and ctx.inference.kind(a).doubt <= Doubt.PARAMETER), None)
+        if saved is not None:
+            yield Finding(INFO.code, node, f"`{func}()` copies the device array `{short(ctx, saved)}` to the host to write it: a sync and a transfer", ctx.severity_for(node))
 
 
 MAPPERS = frozenset({"tree_map", "map", "tree_map_with_path"})  # call their first argument on every leaf
@@ -278,6 +284,8 @@ def _tensor_of_a_sequence(value: cst.BaseExpression, ctx: CheckContext) -> bool:
     return holder.tag is Tag.ARRAY_SEQ and not holder.doubt and bool(indices) and all(k.is_host_int for k in indices)
 
 
+# array modules' writers (``jnp.save`` is NumPy's, ``torch.save`` pickles): the data goes through the host
+SAVE_FUNCTIONS = frozenset({"save", "savez", "savez_compressed", "savetxt"})
 SHAPE_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "rand", "randn", "randint"})
 
 
