@@ -314,6 +314,20 @@ def _range_bounds(inf: "InferenceView", node: cst.CSTNode) -> frozenset[str]:
     return names_in(inf.cache, inf.enclosing_function(node), "range bounds", bound)
 
 
+# dtype names as NumPy, CuPy and torch spell them (``np.float64``, ``torch.int32``, ``"f8"`` is not read)
+DTYPE_NAMES = frozenset({
+    "float16", "float32", "float64", "bfloat16", "half", "double", "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "uint32", "uint64", "complex64", "complex128", "bool_", "cfloat", "cdouble",
+})
+
+
+def names_a_dtype(node: cst.BaseExpression) -> bool:
+    """``np.float64``, ``torch.int32``, ``self._state_dtype``, ``dtype``: a dtype by its name
+    (``x.view(dtype)`` reinterprets the data and keeps the axes; ``x.view(n, m)`` reshapes)."""
+    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
+    return name is not None and (name in DTYPE_NAMES or name.lower().endswith("dtype"))
+
+
 def array_method(inf: "InferenceView", attr: str, receiver: Kind, node: cst.Call, args: list[cst.BaseExpression]) -> Kind:
     """Kind of ``x.<attr>(*args)`` for a device array ``x``."""
     rank = receiver.rank if receiver.tag is Tag.ARRAY else 0
@@ -343,6 +357,8 @@ def array_method(inf: "InferenceView", attr: str, receiver: Kind, node: cst.Call
     # host data stays host data through a reshape (np.array(shapes).reshape(-1, 2) in an MXNet
     # op); a parameter's doubt does not survive one: only an array has these methods
     host = receiver.doubt if receiver.doubt >= Doubt.PYTHON_DATA else Doubt.NONE
+    if attr == "view" and len(args) == 1 and names_a_dtype(args[0]):
+        return K.array(rank if receiver.tag is Tag.ARRAY else None, False, host)  # x.view(np.float64), x.view(self.state_dtype): same axes
     if attr in ("reshape", "view") and args:
         if len(args) == 1:
             return K.array(shape_rank(inf, args[0]), mask, host)

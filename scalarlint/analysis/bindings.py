@@ -15,6 +15,7 @@ import libcst as cst
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_returns import ARRAY, ARRAYS, VECTOR, VECTORS
+from scalarlint.analysis.declared_inputs import declared_ranks
 from scalarlint.analysis.gathered_lists import gathered_list_kind
 from scalarlint.analysis.kinds import ELEMENT, Doubt, Kind, Origin, Tag
 from scalarlint.analysis.node_types import kinds
@@ -87,6 +88,9 @@ def unpack(inf: "InferenceView", value: cst.BaseExpression, path: list[int], ari
             if assigned is not None:
                 return assigned
         if isinstance(value, cst.Name) and len(path) - depth == 1:
+            declared = declared_ranks(inf, value)  # params, y = inputs of an op with itypes = [dvector, dmatrix]
+            if declared is not None and position < len(declared) and declared[position] is not None:
+                return K.array(declared[position])
             residual = inf.calls.residual_kind(value, position)  # args, x = res: what fwd put there
             if residual is not None:
                 return residual

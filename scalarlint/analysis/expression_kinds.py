@@ -14,6 +14,7 @@ from scalarlint.analysis import element_access
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.array_api import HOST_RESULT, JAX_UPDATES, MASK_CASTS, NAMESPACE_FACTORIES, NEW_METHODS, array_function, array_method, shape_rank
 from scalarlint.analysis.bindings import is_saved_access
+from scalarlint.analysis.declared_inputs import declared_ranks
 from scalarlint.analysis.kinds import ELEMENT
 from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHODS
 from scalarlint.analysis.index_helpers import IndexHelper, index_helper, offset_kind
@@ -77,6 +78,9 @@ def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
         leading = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _is_zero(node.slice[0].slice.value)
         return K.host_int(base.origin if base.origin else Origin.STRUCTURAL, base.key if leading else None)
     if base.tag is Tag.ARRAY_SEQ:
+        declared = _declared_entry(inf, node)
+        if declared is not None:
+            return K.array(declared)  # inputs[1] of an op with itypes = [dvector, dmatrix]
         if is_saved_access(node.value) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             index = node.slice[0].slice.value
             saved = inf.calls.saved_kind(node.value, int(index.value)) if isinstance(index, cst.Integer) else None
@@ -121,6 +125,18 @@ def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
         # An element keeps its array's key: a value of an index array (argsort, nonzero) indexes it.
         return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT, key=base.key, doubt=host)
     return K.UNKNOWN
+
+
+def _declared_entry(inf: "InferenceView", node: cst.Subscript) -> int | None:
+    """The declared rank of ``inputs[k]`` (``declared_inputs``), for a literal ``k``."""
+    if not isinstance(node.value, cst.Name) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    index = node.slice[0].slice.value
+    if not isinstance(index, cst.Integer):
+        return None
+    ranks = declared_ranks(inf, node.value)
+    position = int(index.value)
+    return ranks[position] if ranks is not None and position < len(ranks) else None
 
 
 def _offset_helper_kind(inf: "InferenceView", func: cst.FunctionDef, call: cst.Call, args: list[cst.BaseExpression]) -> Kind | None:

@@ -53,7 +53,8 @@ the two ends of a grid), a value rebound to its own first entry under a test tha
 `betas[0]`), or a stated rank of a value the inference cannot follow (`t_span[0]` under
 `elif len(t_span.shape) == 1:`). Host ints chained on one array read as one subscript
 (`out_t[4][i]` as `out_t[4, i]`) where the array shows as many axes elsewhere in the function
-(`out_t.shape[1]`); nested lists (`blocks[i][k]`) have no shape and are left alone. A tuple
+(`out_t.shape[1]`); the ranks an op declares for its inputs count as known (PyTensor's
+`itypes = [pt.dvector, pt.dmatrix]` for the arrays `perform` receives); nested lists (`blocks[i][k]`) have no shape and are left alone. A tuple
 of one int per axis of the array itself (`x[x.ndim * (0,)]`) is one element at any rank. With
 `--confidence low` it also reports a literal index of an array whose rank nothing states
 (`t_span[0]`: an element if `t_span` has one axis), at confidence `low`.

@@ -39,6 +39,14 @@ class ClassConvention:
     # rule's ``grad`` builds and calls (``EvalRhs(solver)(params, t)``) runs its ``perform`` in
     # the backward pass, with the roles ``params`` gives it.
     call_methods: tuple[str, ...] = ()
+    # Methods whose array inputs the class declares in a class attribute, by position:
+    # PyTensor's ``itypes = [pt.dvector, pt.dmatrix]`` types the arrays ``perform(node, inputs,
+    # output_storage)`` receives in ``inputs`` -> {"perform": ("itypes", 1)}: the attribute and
+    # which positional parameter after ``self`` holds the arrays.
+    declared_inputs: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # The rank each declared type names, by the type's name without its one-letter dtype prefix
+    # (``dvector`` -> ``vector`` -> 1).
+    type_ranks: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 computes on arrays (GPU arrays under a GPU backend) and writes results into storage cells
 (``output_storage[0][0] = z``: a Python list, not an array); ``grad(inputs, output_grads)``,
 ``L_op`` and ``R_op`` build the symbolic gradient, where ``x[i]`` is still one element of a
-device tensor."""
+device tensor. An op that declares its input types (``itypes = [pt.dvector, pt.dmatrix]``) gives
+``perform``'s arrays their ranks."""
 
 from scalarlint.analysis.frameworks.base import ARRAYS, CONTAINER, OBJECT, ClassConvention, Framework
 
@@ -19,6 +20,9 @@ FRAMEWORK = Framework(
                     "L_op": (ARRAYS, ARRAYS, ARRAYS), "R_op": (ARRAYS, ARRAYS)},
             needs_rule_method=True,
             call_methods=("perform",),
+            declared_inputs={"perform": ("itypes", 1)},
+            type_ranks={"scalar": 0, "vector": 1, "row": 2, "col": 2, "matrix": 2, "tensor3": 3, "tensor4": 4,
+                        "tensor5": 5, "tensor6": 6, "tensor7": 7},
         ),
     ),
     array_modules=("pytensor.tensor", "aesara.tensor", "theano.tensor"),
