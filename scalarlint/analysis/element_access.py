@@ -152,6 +152,14 @@ def _element_elsewhere(inf: "InferenceView", node: cst.Subscript) -> bool:
     return (node.value.value, len(node.slice)) in names  # type: ignore[operator]
 
 
+def written_as_elements(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``loglike = betas[0]`` where the function writes ``betas[idx(t, u)] = ...`` one element
+    at a time: the value read is one element (``_element_elsewhere``), so what is computed from
+    it is too (``if diff > 0.1:`` after ``diff = (loglike - other).abs()`` tests one number)."""
+    base = inf.kind(node.value)
+    return base.tag is Tag.ARRAY and base.rank is None and base.doubt < Doubt.PYTHON_DATA and _element_elsewhere(inf, node)
+
+
 def _written(inf: "InferenceView", node: cst.Subscript) -> bool:
     parent = inf.parents.get(node)
     return isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AugAssign) and parent.target is node)

@@ -120,7 +120,7 @@ def subscript_kind(inf: "InferenceView", node: cst.Subscript) -> Kind:
         if base.rank is not None and len(indices) < base.rank:
             return K.array(base.rank - len(indices), base.boolean, host)
         if base.rank is None and not element_access.is_element(base, indices) and not any(k.tag is Tag.DEVICE_SCALAR for k in indices):
-            if not (base.doubt == Doubt.NONE and all(k.is_host_int for k in indices) and inf.used_as_scalar(node)):
+            if not (base.doubt == Doubt.NONE and all(k.is_host_int for k in indices) and inf.used_as_scalar(node)) and not element_access.written_as_elements(inf, node):
                 return K.array(None, base.boolean, base.doubt)
         # An element keeps its array's key: a value of an index array (argsort, nonzero) indexes it.
         return K.Kind(Tag.DEVICE_SCALAR, boolean=base.boolean, origin=ELEMENT, key=base.key, doubt=host)
