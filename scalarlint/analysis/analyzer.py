@@ -222,6 +222,8 @@ class FileAnalyzer:
             span = self.positions[finding.node]
             if is_suppressed(table, finding.code, span.start.line, span.end.line):
                 continue
+            if finding.at is not None:
+                span = self.positions[finding.at]
             why = explain(finding, self.context)
             if not why.confidence.at_least(self.config.confidence):
                 continue

@@ -65,6 +65,9 @@ class Finding:
     message: str
     severity: Severity
     match: Match | None = None  # the check's typed match, where it has more to say than the node
+    # where the report points when not at ``node`` (the array a loop header iterates, on its own
+    # line in a header over several); suppressions still cover all of ``node``
+    at: cst.CSTNode | None = None
 
 
 class CheckModule(Protocol):

@@ -139,6 +139,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"Python iteration over the array `{short(ctx, arrays[0])}`: one view and one sync per element; "
                 "use vectorized array operations",
                 Severity.ERROR,
+                at=arrays[0],  # for d, (t, c) in enumerate(\n zip(tables, centers)): the array's own line
             )
             return
         yield from _element_loop(node, ctx)
