@@ -54,7 +54,8 @@ sequence reads it back with `__index__`, in every framework; a dict hashes it, n
 host: `x.tolist()`, `x.get()`, `cupy.asnumpy(x)`, chainer's `cuda.to_cpu(x)`, Keras' `get_value(x)`, `to_numpy(x)`, `x.cpu()`, `x.to("cpu")`, `x.numpy()`,
 MXNet's `x.asnumpy()` and `x.asscalar()`, `jax.device_get(x)`, `to_host(x)` (but not the `to_host` of
 `scalarlint.runtime` or of the configured `allow-scalar-import` helper: one copy, asked for by name), an array
-module's writer of device data (`jnp.save(path, x)`, `torch.save(t, f)`), `.item()`/`.tolist()`/`.cpu()`/`.numpy()` of a
+module's writer of device data (`jnp.save(path, x)`, `torch.save(t, f)`), a backend object's converter
+handed a device array (`backend.numpy(t)`), `.item()`/`.tolist()`/`.cpu()`/`.numpy()` of a
 value the rule cannot type (only device data has them; not under an `isinstance` test of host
 types, not on a value named as a shape), `.get()` of one a type test says is a CuPy array
 (`if type(x).__module__ == "cupy":`, `isinstance(x, cupy.ndarray)`), `np.array(x)`/`np.asarray(x)` of a device array in a
@@ -109,6 +110,8 @@ reduction result. If the conversion is intended and happens once, mark it with
 NODE_TYPES = (cst.Call, cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Subscript, cst.FormattedString, cst.BinaryOperation)
 
 TRANSFER_FUNCTIONS = HOST_COPY_FUNCTIONS | HOST_FUNCTIONS
+# a backend object's converter that takes the array (``backend.numpy(x)``; ``x.numpy()`` is a method of the array)
+BACKEND_CONVERTERS = frozenset({"numpy"})
 DECLARED_COPY = "to_host"
 
 
@@ -199,6 +202,13 @@ def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseEx
     if listed is not None:
         yield listed
         return True
+    method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+    if method in BACKEND_CONVERTERS and len(args) == 1 and ctx.inference.module_call(node) is None:
+        converted = ctx.inference.kind(args[0])
+        if converted.is_device and converted.doubt <= Doubt.PARAMETER:
+            # which_backend(t).numpy(t), backend.numpy(x): a backend object's converter to NumPy
+            yield Finding(INFO.code, node, f"`.{method}({short(ctx, args[0])})` copies the device array to the host: a sync and a transfer", ctx.severity_for(node))
+            return True
     if name is not None and name[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.module_call(node) is None:
         if name[-1] == DECLARED_COPY and _declared_copy(node, ctx):
             return True  # the runtime's or the vendored helper's to_host: one copy, asked for by name
@@ -236,7 +246,7 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
             # __array__, a copy to the host
             yield Finding(INFO.code, node, f"`np.{func}()` reads the device array `{short(ctx, args[0])}` on the host: a sync and a transfer", ctx.severity_for(node))
             return
-    if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and ctx.inference.kind(args[0]).is_array:
+    if func is not None and func.rsplit(".", 1)[-1] in TRANSFER_FUNCTIONS and args and _handed_to_transfer(args[0], ctx):
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
         return
     if func in SAVE_FUNCTIONS:
