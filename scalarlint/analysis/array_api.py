@@ -15,7 +15,7 @@ import libcst as cst
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.imports import call_head
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag, least_doubt
-from scalarlint.analysis.syntax import call_name, is_range, keyword
+from scalarlint.analysis.syntax import call_name, final_name, is_range, keyword
 from scalarlint.analysis.tree import names_in
 
 if TYPE_CHECKING:
@@ -324,7 +324,7 @@ DTYPE_NAMES = frozenset({
 def names_a_dtype(node: cst.BaseExpression) -> bool:
     """``np.float64``, ``torch.int32``, ``self._state_dtype``, ``dtype``: a dtype by its name
     (``x.view(dtype)`` reinterprets the data and keeps the axes; ``x.view(n, m)`` reshapes)."""
-    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
+    name = final_name(node)
     return name is not None and (name in DTYPE_NAMES or name.lower().endswith("dtype"))
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from scalarlint.analysis.frameworks import CLASS_CONVENTIONS
+from scalarlint.analysis.syntax import final_name
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
@@ -66,7 +67,7 @@ def _class_declaration(owner: cst.ClassDef, attribute: str, ranks: dict[str, int
 
 def _type_rank(entry: cst.BaseExpression, ranks: dict[str, int]) -> int | None:
     """``pt.dvector`` -> 1: the type's name, bare or after its one-letter dtype prefix."""
-    name = entry.attr.value if isinstance(entry, cst.Attribute) else entry.value if isinstance(entry, cst.Name) else None
+    name = final_name(entry)
     if name is None:
         return None
     if name in ranks:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from scalarlint.analysis.kinds import Kind, Tag
+from scalarlint.analysis.syntax import final_name
 
 ORDERINGS = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
@@ -36,5 +37,5 @@ def mask_name(node: cst.Subscript) -> str | None:
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return None
     index = node.slice[0].slice.value
-    name = index.attr.value if isinstance(index, cst.Attribute) else index.value if isinstance(index, cst.Name) else None
+    name = final_name(index)
     return name if name is not None and "mask" in name.lower() else None

@@ -28,6 +28,16 @@ def call_name(func: cst.BaseExpression) -> list[str] | None:
     return None
 
 
+def final_name(node: cst.BaseExpression) -> str | None:
+    """``self._state_dtype`` -> "_state_dtype", ``mask`` -> "mask": the name a value is known
+    by (the last of a dotted name); None for anything else."""
+    if type(node) in _ATTRIBUTES:
+        return node.attr.value  # type: ignore[attr-defined,no-any-return]
+    if type(node) in _NAMES:
+        return node.value  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
 def keyword(call: cst.Call, name: str) -> cst.Arg | None:
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:

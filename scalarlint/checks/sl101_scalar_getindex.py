@@ -45,8 +45,7 @@ JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports
 an int on the leading axis of an array of rank 2 or more (a row, not an element). A read
 converted on the host (`int(x[i])`, `x[i].item()`) is one element whatever the rank; such a
 read, one tested on the host (`if x[i] > 0:`) or one used as a slice bound (`g[:ends[0]]`), is
-also SL105's finding (the wait). A literal
-index of an array of unknown rank is one element where the function shows the rank: the first
+also SL105's finding (the wait). A literal index of an array of unknown rank is one element where the function shows the rank: the first
 and the last entry read in one statement or on adjacent lines (`a, b = interval[0], interval[-1]`,
 the two ends of a grid), a value rebound to its own first entry under a test that it has axes
 (`if len(t.shape) > 0: t = t[0]`), element writes with host-int indices to the same array (`betas[idx(t, u)] = ...`, then
@@ -54,8 +53,8 @@ the two ends of a grid), a value rebound to its own first entry under a test tha
 `elif len(t_span.shape) == 1:`). Host ints chained on one array read as one subscript
 (`out_t[4][i]` as `out_t[4, i]`) where the array shows as many axes elsewhere in the function
 (`out_t.shape[1]`); the ranks an op declares for its inputs count as known (PyTensor's
-`itypes = [pt.dvector, pt.dmatrix]` for the arrays `perform` receives); nested lists (`blocks[i][k]`) have no shape and are left alone. A tuple
-of one int per axis of the array itself (`x[x.ndim * (0,)]`) is one element at any rank. With
+`itypes = [pt.dvector, pt.dmatrix]` for the arrays `perform` receives); nested lists
+(`blocks[i][k]`) have no shape and are left alone. A tuple of one int per axis of the array itself (`x[x.ndim * (0,)]`) is one element at any rank. With
 `--confidence low` it also reports a literal index of an array whose rank nothing states
 (`t_span[0]`: an element if `t_span` has one axis), at confidence `low`.
 

@@ -97,6 +97,8 @@ NODE_TYPES = (cst.For, cst.CompFor, cst.While, cst.Call, cst.StarredElement, cst
 # array only by assumption (it might be a tuple; ``sum``/``max`` of it still suggests data).
 NUMERIC_BUILTINS = frozenset({"sum", "max", "min", "any", "all", "sorted"})
 BUILTINS = frozenset({"sum", "max", "min", "any", "all", "sorted", "list", "tuple", "map", "filter", "iter", "set", "reversed", "enumerate", "zip", "frozenset"})
+# functions that return one index array per axis (unpacked in turn, each array is iterated)
+INDEX_TUPLE_FUNCTIONS = frozenset({"where", "nonzero"})
 
 
 def _iterated_arrays(iterable: cst.BaseExpression, ctx: CheckContext) -> list[cst.BaseExpression]:
@@ -139,7 +141,7 @@ def check(node: cst.CSTNode, ctx: CheckContext) -> Iterable[Finding]:
                 f"Python iteration over the array `{short(ctx, arrays[0])}`: one view and one sync per element; "
                 "use vectorized array operations",
                 Severity.ERROR,
-                at=arrays[0],  # for d, (t, c) in enumerate(\n zip(tables, centers)): the array's own line
+                at=arrays[0],  # a header over several lines: the line that names the array
             )
             return
         yield from _element_loop(node, ctx)
@@ -341,8 +343,6 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
             ctx.severity_for(node),
         )
 
-
-INDEX_TUPLE_FUNCTIONS = frozenset({"where", "nonzero"})
 
 
 def _unpacks_its_parts(node: cst.Assign) -> bool:

@@ -12,7 +12,7 @@ import libcst as cst
 from scalarlint.analysis.expression_kinds import DEVICE_ONLY_METHODS
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_METHODS
 from scalarlint.analysis.kinds import Doubt, Tag
-from scalarlint.analysis.syntax import call_name
+from scalarlint.analysis.syntax import call_name, final_name
 from scalarlint.checks.base import CheckContext, Finding, short
 from scalarlint.checks.sl105_narrowing import narrowed_to_host, narrowed_to_tensor
 
@@ -126,5 +126,5 @@ SHAPE_NAMES = frozenset({"size", "sizes", "shape", "shapes", "dims", "meta", "me
 def _names_a_shape(value: cst.BaseExpression) -> bool:
     """``size.numpy()`` of ``size = torch.tensor(x.size())``: a shape kept in a CPU tensor, not
     device data (the name says so; the inference cannot follow it through a list)."""
-    name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else ""
+    name = final_name(value) or ""
     return name.lower() in SHAPE_NAMES or name.lower().endswith(("_size", "_shape", "_meta"))
