@@ -116,6 +116,7 @@ def unpack(inf: "InferenceView", value: cst.BaseExpression, path: list[int], ari
         return element_of(container)
     return inf.kind(loop_carry(value))
 
+
 # jax.lax loops hand back a value shaped like their initial carry: (position, keyword) of it
 CARRY_ARGUMENTS = {"fori_loop": (3, "init_val"), "while_loop": (2, "init_val")}
 

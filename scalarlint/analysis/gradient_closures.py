@@ -8,6 +8,7 @@ factory of its module (``grad = _make_gradient(x); return y, grad``) makes that 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -100,3 +101,22 @@ def mark_gradient_products(index: ModuleIndex, factories: dict[str, str]) -> Non
             made = index.functions.get(product or "")
             if made is not None and not made.is_rule and any(word in made.name.lower() for word in CLOSURE_WORDS):
                 made.is_rule, made.reason = True, FACTORY_PRODUCT_REASON
+
+
+def mark_hooked_gradients(index: ModuleIndex, hooks: Iterable[tuple[str, str]]) -> None:
+    """``out._backward = backward`` in ``owner`` (``hooks``: owner and the function named): the
+    hooked function is a node's gradient and its owner builds the node (a forward). A hooked
+    name that is no closure of the owner but a function of the module or an imported one
+    (``out.grad_fn = AddBackward``) is reached from the builder as a helper (the engine calls it)."""
+    for owner, name in hooks:
+        hooked = index.functions.get(f"{owner}.{name}")
+        builder = index.functions.get(owner)
+        named = name in index.top_level or name in index.imports or bool(index.star_imports)
+        if hooked is None and builder is not None and named and name not in builder.keyword_params:
+            builder.calls.append((name,))
+            if not builder.is_rule:
+                builder.is_rule, builder.reason = True, BUILDER_REASON
+        if hooked is not None and not hooked.is_rule:
+            hooked.is_rule, hooked.reason = True, "assigned as a node's gradient"
+        if hooked is not None and builder is not None and not builder.is_rule:
+            builder.is_rule, builder.reason = True, BUILDER_REASON

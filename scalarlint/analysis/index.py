@@ -14,7 +14,7 @@ import ast
 from scalarlint.analysis.array_returns import ReturnedArrays, annotated_array
 from scalarlint.analysis.ast_names import call_target, handed_functions, resolve_relative
 from scalarlint.analysis.rule_decorators import dotted_name, registration_decorator, rule_decorator
-from scalarlint.analysis.gradient_closures import BUILDER_REASON, GRADIENT_KEYWORDS, MAKER_REASON, is_gradient_hook, mark_gradient_products, returned_gradient_closures, returns_value_and_closure
+from scalarlint.analysis.gradient_closures import GRADIENT_KEYWORDS, MAKER_REASON, is_gradient_hook, mark_gradient_products, mark_hooked_gradients, returned_gradient_closures, returns_value_and_closure
 from scalarlint.analysis.frameworks import HOST_CALLBACKS, REGISTRATION_METHODS, REGISTRATIONS, RETURNS_CLOSURE_RULES, RULE_CONTEXTS
 from scalarlint.analysis.node_types import kinds
 from scalarlint.analysis.factory_products import returned_function
@@ -356,21 +356,7 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     indexer.notes_registrations = any(name in text for name in _REGISTRATION_WORDS) if text is not None else True
     indexer.visit(tree)
     indexer.key_lambdas()
-    for owner, name in indexer.gradient_hooks:
-        hooked = index.functions.get(f"{owner}.{name}")
-        builder = index.functions.get(owner)
-        named = name in index.top_level or name in index.imports or bool(index.star_imports)
-        if hooked is None and builder is not None and named and name not in builder.keyword_params:
-            # out.grad_fn = AddBackward, a function of the module or an imported one: the builder
-            # is the forward and reaches the gradient as a helper (the engine calls it)
-            builder.calls.append((name,))
-            if not builder.is_rule:
-                builder.is_rule, builder.reason = True, BUILDER_REASON
-        if hooked is not None and not hooked.is_rule:
-            hooked.is_rule, hooked.reason = True, "assigned as a node's gradient"
-        builder = index.functions.get(owner)
-        if hooked is not None and builder is not None and not builder.is_rule:
-            builder.is_rule, builder.reason = True, BUILDER_REASON
+    mark_hooked_gradients(index, indexer.gradient_hooks)
     for entry in index.functions.values():
         if entry.name in indexer.primitives and entry.parent is None and not entry.is_rule:
             entry.is_rule, entry.reason = True, f"primitive given a vjp {FORWARD_REASON}"
@@ -382,7 +368,6 @@ def build_index(tree: ast.Module, path: str, module: str, package: str, config: 
     mark_gradient_products(index, indexer.factories)
     propagate_closures(index)
     return index
-
 
 
 def propagate_closures(index: ModuleIndex) -> None:

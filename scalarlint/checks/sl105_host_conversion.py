@@ -21,7 +21,7 @@ from scalarlint.checks.base import CheckContext, CheckInfo, Finding, short
 from scalarlint.checks.sl105_axis_arguments import element_axis
 from scalarlint.checks.sl105_element_lists import element_list_finding
 from scalarlint.checks.sl105_grid_arguments import element_grid_argument
-from scalarlint.checks.sl105_method_transfers import claim_conversion, method_call
+from scalarlint.checks.sl105_method_transfers import claim_conversion, device_data, method_call
 from scalarlint.checks.sl105_python_math import math_conversion
 from scalarlint.checks.sl105_read_values import element_bounds, element_index, tested_element
 from scalarlint.checks.sl105_sequence_index import sequence_index
@@ -204,8 +204,7 @@ def _transfer_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseEx
         return True
     method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
     if method in BACKEND_CONVERTERS and len(args) == 1 and ctx.inference.module_call(node) is None:
-        converted = ctx.inference.kind(args[0])
-        if converted.is_device and converted.doubt <= Doubt.PARAMETER:
+        if device_data(ctx.inference.kind(args[0])):
             # which_backend(t).numpy(t), backend.numpy(x): a backend object's converter to NumPy
             yield Finding(INFO.code, node, f"`.{method}({short(ctx, args[0])})` copies the device array to the host: a sync and a transfer", ctx.severity_for(node))
             return True
@@ -235,8 +234,7 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
     if func is not None:
         yield from element_grid_argument(node, func, ctx)  # linspace(0, dt, steps)
     if func in HOST_COPIES and args and ctx.inference.namespaces.host_numpy_call(node):
-        copied = ctx.inference.kind(args[0])
-        if copied.is_device and copied.doubt <= Doubt.PARAMETER:
+        if device_data(ctx.inference.kind(args[0])):
             yield Finding(INFO.code, node, f"`np.{func}()` copies the device array `{short(ctx, args[0])}` to the host: a sync and a transfer", ctx.severity_for(node))
         return
     if func is not None and func not in NOT_HOST_READS and args and ctx.inference.namespaces.numpy_reads_tensors(node):
@@ -250,7 +248,7 @@ def _module_function_call(node: cst.Call, args: list[cst.BaseExpression], ctx: C
         yield Finding(INFO.code, node, f"`{func}()` copies the whole array to the host: a sync and a transfer", ctx.severity_for(node))
         return
     if func in SAVE_FUNCTIONS:
-        saved = next((a for a in args if ctx.inference.kind(a).is_device and ctx.inference.kind(a).doubt <= Doubt.PARAMETER), None)
+        saved = next((a for a in args if device_data(ctx.inference.kind(a))), None)
         if saved is not None:
             yield Finding(INFO.code, node, f"`{func}()` copies the device array `{short(ctx, saved)}` to the host to write it: a sync and a transfer", ctx.severity_for(node))
 

@@ -11,7 +11,7 @@ import libcst as cst
 
 from scalarlint.analysis.expression_kinds import DEVICE_ONLY_METHODS
 from scalarlint.analysis.frameworks import ELEMENT_METHODS, HOST_METHODS
-from scalarlint.analysis.kinds import Doubt, Tag
+from scalarlint.analysis.kinds import Doubt, Kind, Tag
 from scalarlint.analysis.syntax import call_name, final_name
 from scalarlint.checks.base import CheckContext, Finding, short
 from scalarlint.checks.sl105_narrowing import narrowed_to_host, narrowed_to_tensor
@@ -51,7 +51,7 @@ def method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpre
             # if type(sl).__module__ == "cupy": sl = sl.get(): CuPy's copy to the host
             yield Finding(CODE, node, f"`.get()` copies the device array `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return True
-        if attr in ELEMENT_METHODS and not args and receiver_kind.is_device and receiver_kind.doubt <= Doubt.PARAMETER and not narrowed_to_host(receiver, node, ctx):
+        if attr in ELEMENT_METHODS and not args and device_data(receiver_kind) and not narrowed_to_host(receiver, node, ctx):
             claim_conversion(receiver, isinstance(receiver, cst.Subscript) and ctx.inference.selects_element(receiver, converted=True), ctx)
             yield Finding(CODE, node, f"`.{attr}()` copies an element of `{short(ctx, receiver)}` to the host: a device sync", ctx.severity_for(node))
             return True
@@ -68,7 +68,7 @@ def method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpre
             # x.to("cpu"), x.to(device="cpu"): only tensors (and layers, not found in rules) move
             yield Finding(CODE, node, f"`.to(\"cpu\")` copies `{short(ctx, receiver)}` to the host: a sync and a transfer", ctx.severity_for(node))
             return True
-        if attr in TRANSFER_METHODS and not (attr == "get" and args) and receiver_kind.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) and receiver_kind.doubt <= Doubt.PARAMETER:
+        if attr in TRANSFER_METHODS and not (attr == "get" and args) and device_data(receiver_kind):
             yield Finding(
                 CODE,
                 node,
@@ -77,6 +77,12 @@ def method_call(node: cst.Call, name: list[str] | None, args: list[cst.BaseExpre
             )
             return True
     return False
+
+
+def device_data(kind: Kind) -> bool:
+    """A device array or value, doubted at most as a helper's parameter: what a copy to the
+    host moves (host data, and data built from Python values, move nothing)."""
+    return kind.is_device and kind.doubt <= Doubt.PARAMETER
 
 
 def claim_conversion(value: cst.BaseExpression, element_read: bool, ctx: CheckContext) -> None:
