@@ -61,7 +61,7 @@ from .copy_answers import answers
 from .copy_plan import HoistPlan, outermost_data_loop, plan_for
 from .outcomes import Declined
 from .runtime_import import imported_name
-from .statements import replace_statements
+from .statements import renamed_statement
 
 if TYPE_CHECKING:
     from scalarlint.analysis.file_view import AnalyzedFile
@@ -121,28 +121,10 @@ def to_host_fixes(
 def _edit(analyzer: AnalyzedFile, plan: HoistPlan, to_host: str) -> Edit | None:
     """The loop, its copied reads renamed, after one ``copy = to_host(array)`` per array
     (comments above the loop stay above the copies)."""
-    moved = {id(read) for read in plan.reads}
-    walked = {id(name) for name in plan.iterated}
-
-    class ReadTheCopies(cst.CSTTransformer):
-        def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.Subscript:
-            if id(original) in moved and isinstance(updated.value, cst.Name):
-                return updated.with_changes(value=cst.Name(plan.copies[updated.value.value]))
-            return updated
-
-        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
-            return updated.with_changes(value=plan.copies[updated.value]) if id(original) in walked else updated
-
-    new_loop = plan.loop.visit(ReadTheCopies())
-    assert isinstance(new_loop, (cst.For, cst.While))
-    copies = [
-        cst.SimpleStatementLine(body=[cst.Assign(
-            targets=[cst.AssignTarget(cst.Name(copy))],
-            value=cst.Call(func=cst.Name(to_host), args=[cst.Arg(cst.Name(array))]),
-        )])
-        for array, copy in plan.copies.items()
-    ]
-    return replace_statements(analyzer, plan.loop, plan.loop, [*copies, new_loop.with_changes(leading_lines=())])
+    renames = [(read.value, plan.copies[read.value.value]) for read in plan.reads if isinstance(read.value, cst.Name)]
+    renames += [(name, plan.copies[name.value]) for name in plan.iterated]
+    copies = [f"{copy} = {to_host}({array})" for array, copy in plan.copies.items()]
+    return renamed_statement(analyzer, plan.loop, renames, copies)
 
 
 def _helper_lacks_it(analyzer: AnalyzedFile) -> bool:

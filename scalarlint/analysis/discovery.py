@@ -11,6 +11,8 @@ at most ``MAX_DEPTH`` ancestors deep, cycles cut.
 
 from __future__ import annotations
 
+import functools
+
 from scalarlint.analysis.frameworks import CLASS_CONVENTIONS, FUNCTION_BASES, FUNCTION_LIKE, LAYER_BASES, STRUCTURAL, ClassConvention
 from scalarlint.analysis.index import propagate_closures
 from scalarlint.analysis.module_index import FORWARD_REASON, ClassEntry, ModuleIndex
@@ -94,6 +96,14 @@ def _names(dotted: str, wanted: str) -> bool:
     return dotted == wanted or dotted.endswith("." + wanted) or wanted.endswith("." + dotted)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def names_one_of(dotted: str, wanted: tuple[str, ...]) -> bool:
+    """Whether ``dotted`` names one of ``wanted`` (``_names``). Asked for every class of the
+    tree, ancestor by ancestor and convention by convention: the same few ancestors
+    (``chainer.FunctionNode``) come back for hundreds of classes, so each answer is kept."""
+    return any(_names(dotted, name) for name in wanted)
+
+
 def lineage_of(table: ClassTable, index: ModuleIndex, qual: str, entry: ClassEntry) -> list[tuple[str, ClassEntry | None]]:
     """The class itself (it may be the framework's own base class) and its ancestors, nearest first."""
     return [(f"{index.module}.{qual}" if index.module else qual, None), *table.ancestors(index, entry)]
@@ -104,10 +114,10 @@ def convention_for(entry: ClassEntry, lineage: list[tuple[str, ClassEntry | None
     user = ClassConvention(bases=tuple(config.rule_base_classes), rule_methods=tuple(config.rule_methods))
     # a layer or a model (torch.nn.Module): its backward(loss) drives the engine, so only a
     # framework's own rule convention (MindSpore's Cell.bprop) makes it a rule
-    layer = any(_names(dotted, base) for dotted, _ in lineage for base in LAYER_BASES)
+    layer = any(names_one_of(dotted, LAYER_BASES) for dotted, _ in lineage)
     for dotted, ancestor in lineage:
         for convention in (user, *CLASS_CONVENTIONS):
-            if any(_names(dotted, wanted) for wanted in convention.bases):
+            if names_one_of(dotted, convention.bases):
                 if convention.needs_rule_method and not _defines_rule_method(entry, lineage, convention):
                     continue
                 return convention
@@ -195,7 +205,7 @@ def _mark_call_methods(index: ModuleIndex, qual: str, entry: ClassEntry, lineage
     runs, with the parameter roles the framework gives them, for the reach (``project``)."""
     for dotted, _ in lineage:
         for convention in CLASS_CONVENTIONS:
-            if not convention.call_methods or not any(_names(dotted, wanted) for wanted in convention.bases):
+            if not convention.call_methods or not names_one_of(dotted, convention.bases):
                 continue
             for method in convention.call_methods:
                 function = index.functions.get(f"{qual}.{method}")

@@ -134,6 +134,7 @@ class Project:
         self._classes: ClassTable | None = None  # built on first use (``_class_table``)
         self._returning: dict[tuple[str, str], tuple[dict[str, None], dict[str, tuple[str, ...]]]] = {}
         self._resolved: dict[tuple[str, str], list[tuple[tuple[str, ...], tuple[ModuleIndex, str] | None]]] = {}
+        self._local_names: dict[str, frozenset[str]] = {}  # per module path (``_names_of``)
 
     def _dispatched(self, index: ModuleIndex, caller: str, call: tuple[str, ...]) -> list[tuple[ModuleIndex, str]]:
         """An unresolved ``receiver.method(...)``: the methods of that name it may run."""
@@ -180,9 +181,26 @@ class Project:
                         return found
         return None
 
+    def _names_of(self, index: ModuleIndex) -> frozenset[str]:
+        """Every name a one-name call in ``index`` can resolve through (function and class
+        names, module-level bindings, imports, aliases and instances bound in a function):
+        a call of any other name (``len``, ``range``, ``isinstance``: most calls) resolves to
+        nothing, which ``resolve_call`` then answers without walking the caller's scopes."""
+        found = self._local_names.get(index.path)
+        if found is None:
+            names: set[str] = {*index.top_level, *index.classes, *index.imports}
+            for key, entry in index.functions.items():
+                names.update((entry.name, key.rpartition(".")[2]))
+                names.update(entry.aliases)
+                names.update(entry.instances)
+            found = self._local_names[index.path] = frozenset(names)
+        return found
+
     def resolve_call(self, index: ModuleIndex, caller: str, target: tuple[str, ...]) -> tuple[ModuleIndex, str] | None:
         entry = index.functions[caller]
         head = target[0]
+        if len(target) == 1 and not index.star_imports and head not in self._names_of(index):
+            return None
         if len(target) == 1:
             scope = caller
             while scope:  # nested functions visible from the caller, innermost first

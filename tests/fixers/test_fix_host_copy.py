@@ -67,6 +67,16 @@ def test_copies_the_read_only_arrays_once_before_the_loop(snip) -> None:
     assert [d.code for d in outcome.remaining] == []
 
 
+def test_keeps_the_comment_lines_closing_the_loop_once(snip) -> None:
+    # comment lines indented under the loop's last block belong to the loop (chainer's ROI
+    # backwards close their loops with ``# }}``): the rewritten loop has them once, not twice
+    closed = RULE.replace("    return gx\n", "\n        # }} one box\n    # the sum\n    return gx\n")
+    text = snip.fixed(closed).text
+    assert text.count("# }} one box") == 1 and text.count("# the sum") == 1
+    assert "rois_host = to_host(rois)" in text
+    compile(text, "<fixed>", "exec")
+
+
 def test_every_finding_it_claims_is_gone_after_fixing(snip) -> None:
     claimed = Counter((d.code, d.rule) for d in snip.diagnostics(RULE) if any(f.fallback for f in d.fixes))
     assert claimed and sum(claimed.values()) == len(snip.diagnostics(RULE))
