@@ -5,7 +5,9 @@ libcst prints the indentation of a nested block only as part of its parent, so s
 are rendered through a throw-away block of the right indentation. A replacement spans from
 the first statement's first character to the end of the last one's line; comments above the
 first stay in place, and comments inside the replaced statements move above the new ones
-unless the new statements carry them already (a wrapped original statement).
+unless the new statements carry them already (a wrapped original statement). A statement that
+only has names renamed is edited in its own text instead (``renamed_statement``): every other
+character stays as written, and nothing is rendered.
 """
 
 from __future__ import annotations
@@ -97,12 +99,43 @@ def replace_statements(
     if kept:  # the first line is the edit's start, after the indentation: keep that order
         text = text.lstrip(" \t")
     start = Location(analyzer.positions[first].start.line, analyzer.positions[first].start.column + 1)
-    end_row = analyzer.positions[last].end.line
+    end_row = analyzer.positions[last].end.line + closing_rows(last)
     end = Location(end_row + 1, 1)
     source = analyzer.source.text
     if end_row >= len(source.splitlines()) and not source.endswith(("\n", "\r")):
         text = text.rstrip("\r\n")  # the file had no final newline: do not add one
     return Edit(text, start, end)
+
+
+def closing_rows(stmt: cst.CSTNode) -> int:
+    """The rows after a statement's position that are still its own: the blank and comment
+    lines indented under its last block (``# }}`` closing a loop), and under the blocks nested
+    at that block's end. libcst's position of a compound statement ends with its last
+    statement's code, so an edit up to that row alone would leave these lines behind, below
+    a replacement that carries them too."""
+    rows = 0
+    block = _last_block(stmt)
+    while block is not None:
+        rows += len(block.footer)
+        block = _last_block(block.body[-1]) if block.body else None
+    return rows
+
+
+def _last_block(stmt: cst.CSTNode) -> cst.IndentedBlock | None:
+    """The indented block a compound statement's code ends with (its ``else``, last handler or
+    ``finally`` where it has one); None for a simple statement or a one-line body."""
+    if isinstance(stmt, cst.If) and stmt.orelse is not None:
+        return _last_block(stmt.orelse)
+    if isinstance(stmt, (cst.For, cst.While)) and stmt.orelse is not None:
+        body = stmt.orelse.body
+    elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        last = stmt.finalbody or stmt.orelse or (stmt.handlers[-1] if stmt.handlers else None)
+        body = last.body if last is not None else stmt.body
+    elif isinstance(stmt, cst.Match):
+        body = stmt.cases[-1].body
+    else:
+        body = getattr(stmt, "body", None)
+    return body if isinstance(body, cst.IndentedBlock) else None
 
 
 def renamed_statement(analyzer: AnalyzedFile, stmt: cst.BaseStatement, renames: Sequence[tuple[cst.Name, str]], before: Sequence[str]) -> Edit | None:

@@ -39,6 +39,16 @@ def test_the_loop_becomes_one_call_that_sums_repeated_indices(snip) -> None:
     np.testing.assert_array_equal(to_host(dx), [2.0, 0.0, 111.0, 0.0])
 
 
+def test_the_comment_closing_the_loop_moves_above_once(snip) -> None:
+    # the loop's closing comment (indented under its body) is the loop's: the replaced rows
+    # include it, so it is kept above the new statement, not also left below it
+    closed = RULE.replace("            dx[idx[k]] += dy[k]\n", "            dx[idx[k]] += dy[k]\n            # }} scatter\n")
+    text = snip.fixed(closed).text
+    assert text.count("# }} scatter") == 1
+    assert "        # }} scatter\n        dx = index_add(dx, idx, dy[:idx.shape[0]])\n        return dx, None\n" in text
+    compile(text, "fixed", "exec")
+
+
 def test_is_unsafe(snip) -> None:
     kinds = {f.applicability for _, f in snip.fixes_of(RULE) if "index_add" in f.message}
     assert kinds == {snip.UNSAFE}
