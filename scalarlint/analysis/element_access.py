@@ -60,6 +60,8 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
         return True
     if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
         return False  # host bookkeeping (offset tables built with NumPy) is no device data
+    if _read_by_item(inf, node):
+        return True
     indices = index_kinds(inf, node)
     if not indices or not all(k.is_host_int or _read_back_index(inf, k) for k in indices):
         return False
@@ -76,6 +78,19 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
     if base.doubt == Doubt.PARAMETER:  # a helper's parameter: only numeric arithmetic vouches
         return inf.scalar_uses.numeric_use_as_scalar(node)
     return inf.used_as_scalar(node) or _stored_into_element(inf, node)
+
+
+def _read_by_item(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``crow[row_offset + rows].item()``: ``.item()`` takes the one element of a one-element
+    array, so the subscript reads one element whatever its indices' kinds (host values the
+    inference cannot follow); not through a slice, ``...`` or ``None``, and not with a device
+    index (a gather, or a boolean mask: SL106's)."""
+    attribute = inf.parents.get(node)
+    call = inf.parents.get(attribute) if isinstance(attribute, cst.Attribute) else None
+    if not (isinstance(call, cst.Call) and call.func is attribute and not call.args and attribute.attr.value == "item"):  # type: ignore[union-attr]
+        return False
+    values = _index_values(node)
+    return len(values) == len(node.slice) and not any(inf.kind(v).tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) for v in values)
 
 
 def chained_indices(inf: "InferenceView", node: cst.Subscript, indices: list[Kind]) -> tuple[cst.BaseExpression, list[Kind]] | None:

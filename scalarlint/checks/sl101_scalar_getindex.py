@@ -43,7 +43,9 @@ Not flagged: indexing tuples, lists, dicts and `x.shape`; slices (`x[i:i+1]`, `x
 integer-array or 0-d device-array indices (`x[xp.argmax(x)]` is a gather kernel on CuPy and
 JAX, no sync; PyTorch reads a 0-d index back with `.item()`, which SL105 reports in torch code);
 an int on the leading axis of an array of rank 2 or more (a row, not an element). A read
-converted on the host (`int(x[i])`, `x[i].item()`) is one element whatever the rank; such a
+converted on the host (`int(x[i])`, `x[i].item()`) is one element whatever the rank, and a read
+taken by `.item()` is one whatever its index (`crow[start + rows].item()` with `rows` a value
+the inference cannot follow), unless the index is a device value or a slice; such a
 read, one tested on the host (`if x[i] > 0:`) or one used as a slice bound (`g[:ends[0]]`), is
 also SL105's finding (the wait). A literal index of an array of unknown rank is one element where the function shows the rank: the first
 and the last entry read in one statement or on adjacent lines (`a, b = interval[0], interval[-1]`,
