@@ -146,7 +146,7 @@ class Config:
     def is_rule_name(self, name: str) -> bool:
         if name.startswith("test"):  # test_backward() is a pytest test, not a rule
             return False
-        return name in self.rule_names or glob_matcher(self.rule_patterns)(name) is not None
+        return name in self.rule_names or glob_matcher(tuple(self.rule_patterns))(name) is not None
 
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
