@@ -12,20 +12,18 @@ character stays as written, and nothing is rendered.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from scalarlint.analysis.positions import row_starts
 from scalarlint.analysis.tree import walk_all
 from scalarlint.diagnostics import Edit, Location
 
 if TYPE_CHECKING:
     from scalarlint.analysis.file_view import AnalyzedFile
-
-_ROW_END = re.compile(r"\r\n|\r|\n")
 
 
 def block_siblings(analyzer: AnalyzedFile, stmt: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
@@ -171,12 +169,11 @@ def _offset(analyzer: AnalyzedFile, node: cst.CSTNode) -> int:
 
 
 def _row_starts(analyzer: AnalyzedFile) -> list[int]:
-    """Where each row of the source starts (rows end where libcst's parser ends them: at
-    ``\\r\\n``, ``\\r`` or ``\\n``), worked out once per file."""
+    """``positions.row_starts`` of the source, worked out once per file."""
     cache = analyzer.context.inference.cache
     found = cache.get("row-starts")
     if found is None:
-        found = cache["row-starts"] = [0, *(match.end() for match in _ROW_END.finditer(analyzer.source.text))]
+        found = cache["row-starts"] = row_starts(analyzer.source.text)
     return found  # type: ignore[no-any-return]
 
 

@@ -41,10 +41,9 @@ def declared_ranks(inf: "InferenceView", holder: cst.Name) -> Ranks | None:
     positional = [*function.params.posonly_params, *function.params.params]
     if len(positional) <= position + 1 or positional[position + 1] is not param:
         return None
-    block = inf.parents.get(function)
-    owner = inf.parents.get(block) if block is not None else None
-    if not isinstance(owner, cst.ClassDef):
-        return None
+    owner = inf.facts.enclosing_class(function)
+    if owner is None or inf.parents.get(function) is not owner.body:
+        return None  # a method of the class itself, not a function nested in one
     key = ("declared inputs", owner, attribute)
     if key not in inf.cache:
         inf.cache[key] = _class_declaration(owner, attribute, ranks)

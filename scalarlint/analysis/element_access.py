@@ -60,9 +60,9 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
         return True
     if base.tag is not Tag.ARRAY or base.doubt >= Doubt.PYTHON_DATA:
         return False  # host bookkeeping (offset tables built with NumPy) is no device data
-    if _read_by_item(inf, node):
-        return True
     indices = index_kinds(inf, node)
+    if indices is not None and _taken_by_item(inf, node) and not any(k.tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) for k in indices):
+        return True  # crow[row_offset + rows].item(): indices the inference cannot follow, but no device index
     if not indices or not all(k.is_host_int or _read_back_index(inf, k) for k in indices):
         return False
     if base.rank is None and (_indexed_deeper(inf, node) or _indexed_once_named(inf, node)):
@@ -80,17 +80,13 @@ def selects_element(inf: "InferenceView", node: cst.Subscript, converted: bool =
     return inf.used_as_scalar(node) or _stored_into_element(inf, node)
 
 
-def _read_by_item(inf: "InferenceView", node: cst.Subscript) -> bool:
-    """``crow[row_offset + rows].item()``: ``.item()`` takes the one element of a one-element
-    array, so the subscript reads one element whatever its indices' kinds (host values the
-    inference cannot follow); not through a slice, ``...`` or ``None``, and not with a device
-    index (a gather, or a boolean mask: SL106's)."""
+def _taken_by_item(inf: "InferenceView", node: cst.Subscript) -> bool:
+    """``x[...].item()``: ``.item()`` takes the one element of a one-element array, so the
+    subscript reads one element whatever its indices' kinds (``selects_element`` still refuses
+    a slice, and a device index: a gather, or a boolean mask, SL106's)."""
     attribute = inf.parents.get(node)
     call = inf.parents.get(attribute) if isinstance(attribute, cst.Attribute) else None
-    if not (isinstance(call, cst.Call) and call.func is attribute and not call.args and attribute.attr.value == "item"):  # type: ignore[union-attr]
-        return False
-    values = _index_values(node)
-    return len(values) == len(node.slice) and not any(inf.kind(v).tag in (Tag.ARRAY, Tag.DEVICE_SCALAR) for v in values)
+    return isinstance(call, cst.Call) and call.func is attribute and not call.args and attribute.attr.value == "item"  # type: ignore[union-attr]
 
 
 def chained_indices(inf: "InferenceView", node: cst.Subscript, indices: list[Kind]) -> tuple[cst.BaseExpression, list[Kind]] | None:

@@ -20,7 +20,7 @@ from scalarlint.analysis.frameworks import CONSTRUCTORS, RECEIVERS, SAVED_METHOD
 from scalarlint.analysis.index_helpers import IndexHelper, index_helper, offset_kind
 from scalarlint.analysis.kinds import Doubt, Kind, Origin, Tag
 from scalarlint.analysis.python_builtins import builtin_kind
-from scalarlint.analysis.syntax import call_name, is_none, jax_at_base, positional
+from scalarlint.analysis.syntax import call_name, integer_value, is_none, jax_at_base, positional
 
 if TYPE_CHECKING:
     from scalarlint.analysis.inference_view import InferenceView
@@ -131,11 +131,10 @@ def _declared_entry(inf: "InferenceView", node: cst.Subscript) -> int | None:
     """The declared rank of ``inputs[k]`` (``declared_inputs``), for a literal ``k``."""
     if not isinstance(node.value, cst.Name) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return None
-    index = node.slice[0].slice.value
-    if not isinstance(index, cst.Integer):
+    position = integer_value(node.slice[0].slice.value)
+    if position is None or position < 0:
         return None
     ranks = declared_ranks(inf, node.value)
-    position = int(index.value)
     return ranks[position] if ranks is not None and position < len(ranks) else None
 
 

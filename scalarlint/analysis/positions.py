@@ -184,7 +184,14 @@ class StatementPositions(Mapping[cst.CSTNode, CodeRange]):
             self._classes.update(classes)
 
     def _offsets(self) -> list[int]:
-        """The offset in ``text`` of each row's first character, as libcst counts rows."""
+        """The offset in ``text`` of each row's first character (``row_starts``)."""
         if self._line_offsets is None:
-            self._line_offsets = [0, *(m.end() for m in NEWLINE.finditer(self.text))]
+            self._line_offsets = row_starts(self.text)
         return self._line_offsets
+
+
+def row_starts(text: str) -> list[int]:
+    """The offset in ``text`` of each row's first character, as libcst counts rows (they end at
+    ``\\r\\n``, ``\\r`` or ``\\n``): ``row_starts(text)[r - 1] + c`` is where libcst's row ``r``,
+    column ``c`` is."""
+    return [0, *(m.end() for m in NEWLINE.finditer(text))]

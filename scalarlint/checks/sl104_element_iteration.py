@@ -344,7 +344,6 @@ def _unpacking(node: cst.Assign, ctx: CheckContext) -> Iterable[Finding]:
         )
 
 
-
 def _unpacks_its_parts(node: cst.Assign) -> bool:
     """``(r,), (l,) = jnp.where(mask, size=1)``: a target that is a tuple of tuples unpacks each
     part of the sequence again; the parts of a sequence of arrays are arrays."""
