@@ -28,6 +28,7 @@ from scalarlint.time_limit import TimeLimitExceeded, time_limit
 
 _COLLECT = {"after_file": False, "pending_lines": 0}
 COLLECT_EVERY_LINES = 3000  # analysed lines of cyclic garbage a process may hold before a pass
+TRIM_LINES = 1000  # a file this long hands its freed pages back at once (see _collect_garbage_after)
 
 
 def quiet_gc(collect_after_file: bool = True) -> None:
@@ -52,9 +53,13 @@ def collects_after_file() -> bool:
 
 def _collect_garbage_after(lines: int) -> None:
     """Under ``quiet_gc(collect_after_file=True)``: one cyclic pass per ``COLLECT_EVERY_LINES``
-    analysed lines, after dropping the last tree's kept children; the freed pages go back to
-    the system after every file (a worker's size then falls back between files, so a large
-    file can run beside another worker's small ones without their peaks adding up)."""
+    analysed lines, after dropping the last tree's kept children. The freed pages go back to
+    the system after each such pass and after every file of ``TRIM_LINES`` lines or more (a
+    worker's size then falls back after a large file, so it can run beside another worker's
+    small ones without their peaks adding up). Not after every file: the next file would touch
+    the same amount of memory afresh, page by page, and on chainer's tree those page faults
+    cost about a twentieth of the run (155,000 against 90,000 faults; 0.5 against 0.3 s of
+    system time), while a small file's pages are reused by the next one anyway."""
     if not _COLLECT["after_file"]:
         return
     _COLLECT["pending_lines"] += lines
@@ -64,7 +69,9 @@ def _collect_garbage_after(lines: int) -> None:
         release()
         gc.collect()
         _COLLECT["pending_lines"] = 0
-    _return_freed_memory()
+        _return_freed_memory()
+    elif lines >= TRIM_LINES:
+        _return_freed_memory()
 
 
 def _return_freed_memory() -> None:
