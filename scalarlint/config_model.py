@@ -135,7 +135,11 @@ class Config:
         return frozenset(chosen - expand_codes(self.ignore))
 
     def codes_for_file(self, path: str) -> frozenset[str]:
-        """Enabled codes minus ``per-file-ignores`` patterns matching ``path`` (relative to root)."""
+        """Enabled codes minus ``per-file-ignores`` patterns matching ``path`` (relative to root).
+        Without such patterns the path is not resolved (a system call per folder of it, twice
+        per analysed file)."""
+        if not self.per_file_ignores:
+            return self.enabled_codes()
         codes = set(self.enabled_codes())
         rel = _relative(path, self.root)
         for pattern, ignored in self.per_file_ignores:
