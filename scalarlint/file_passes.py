@@ -27,7 +27,10 @@ from scalarlint.target_version import grammar_error
 from scalarlint.time_limit import TimeLimitExceeded, time_limit
 
 _COLLECT = {"after_file": False, "pending_lines": 0}
-COLLECT_EVERY_LINES = 3000  # analysed lines of cyclic garbage a process may hold before a pass
+# analysed lines of cyclic garbage a process may hold before a pass: little, since the scope
+# graph's cycles are broken after each file (chainer's tree: 3,317 objects collected in 15
+# passes at 3,000 lines, 0.1 s of a --jobs 1 run; 3,046 in 2 passes at this setting, 0.02 s)
+COLLECT_EVERY_LINES = 20_000
 TRIM_LINES = 1000  # a file this long hands its freed pages back at once (see _collect_garbage_after)
 
 
