@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
-from libcst.metadata import ImportAssignment, MetadataWrapper, ParentNodeProvider, ScopeProvider
+from libcst.metadata import ImportAssignment
 
 from scalarlint.analysis import kinds as K
 from scalarlint.analysis.ast_names import resolve_relative
+from scalarlint.analysis.fast_walk import child_nodes, resolve_scopes
 from scalarlint.analysis.project import module_name_for
 from scalarlint.analysis.syntax import call_name
 from scalarlint.vendored.locate import module_file
@@ -132,9 +133,22 @@ def _read(path: str, mtime_ns: int, function: str) -> ForeignModule | None:
             return None
         first = min([found.lineno, *(d.lineno for d in found.decorator_list)])
         lines = text.splitlines(keepends=True)[first - 1 : found.end_lineno]
-        wrapper = MetadataWrapper(cst.parse_module("".join(lines)), unsafe_skip_copy=True)
-        parents = wrapper.resolve(ParentNodeProvider)
-        scopes = wrapper.resolve(ScopeProvider)
+        module = cst.parse_module("".join(lines))
+        scopes = resolve_scopes(module)
     except Exception:  # unreadable, not Python, too new a syntax: the helper stays unknown
         return None
-    return ForeignModule(wrapper.module, parents, scopes)
+    return ForeignModule(module, _parents(module), scopes)
+
+
+def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Child -> parent over the whole helper, trivia included (``ParentNodeProvider``'s
+    answer, read off the fields: no rebuilt nodes; not ``tree.parent_map``, whose memo holds
+    the tree being analysed)."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        for child in child_nodes(node):
+            parents[child] = node
+            stack.append(child)
+    return parents
